@@ -1,0 +1,752 @@
+"""The rules of every preset, once, as numba kernels over flat int64 state.
+
+Contract: every function here is ``@njit(cache=True)``, takes and returns
+numpy integers/arrays only, imports nothing from the facade, and draws
+randomness only from an explicit RNG state ``rs`` (``uint64`` array of shape
+``(1,)``, see :func:`rng_next`). The layouts of the rules vector ``rv``, the
+state ``st`` and the event log ``ev`` are in :mod:`dominoai.engine.layout`;
+encodings (tile ids, ends, end kinds, move equivalence) in
+``docs/conventions.md``. The rules themselves are ``RULES.md``.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
+from .layout import (
+    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, ERR_BAD_END, ERR_END_CLOSED, ERR_HAND_OVER,
+    ERR_MUST_PLAY, ERR_NO_MATCH, ERR_NO_REPLACE, ERR_NOT_HELD, ERR_OK, EV_DRAW, EV_PASS,
+    EV_PLAY, EV_REPLACE, HS_LOSERS_RECORD, HS_OTHERS, HS_OTHERS_MINUS_OWN, HS_STRIKES,
+    LEAD_HIGHEST_DOUBLE, LEAD_LOT, LEAD_SEAT0, LEAD_TILE, MAX_EVENTS, MAX_MOVES,
+    MOVE_REPLACE, NEXT_AFTER_LEADER, NEXT_LAST_LAYER, NEXT_WINNER, R_ALONE_00,
+    R_BLOCKED_TIE, R_DRAWING, R_END_SCORING, R_FIRST_LEAD, R_FIRST_LEAD_TILE, R_FREE_REPL,
+    R_HAND_SCORING, R_HAND_SIZE, R_INSTANT, R_MATCH_HANDS, R_MAX_REPL, R_NEXT_LEAD,
+    R_PARTNERS, R_PLAYERS, R_RESERVE, R_ROUND, R_SCORE_OWN_PAIR, R_SPINNER, R_TARGET,
+    R_TARGET_MODE, R_WINNER_BY, R_ZERO_LEAD, S_BONE, S_BONE_END, S_BONE_POS, S_CAND,
+    S_CARRY, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_HAND_NO, S_LAST, S_LEAD_TILE,
+    S_LEADER, S_LOG, S_MATCH_OVER, S_MATCH_WINNER, S_MUST, S_NEVENTS, S_NPLAYED,
+    S_PLAYED, S_PLAYERS, S_POINTS, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE,
+    S_STATUS, S_WIN_SEAT, S_WINNER, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, SPIN_NONE,
+    ST_BLOCKED, ST_CUT, ST_DOMINO, ST_PLAYING, TARGET_REACH_LOSES, TIE_LEADER_ORDER,
+    WIN_LIGHTEST,
+)
+
+_HIGH = TILE_HIGH.copy()
+_LOW = TILE_LOW.copy()
+_PIPS = TILE_PIPS.copy()
+_DBL = TILE_IS_DOUBLE.copy()
+_PIPMASK = PIP_MASK.copy()
+_HEAVY = HEAVY_ORDER.copy()
+_ONE = np.int64(1)
+_DEBRUIJN = np.int64(0x03F79D71B4CB0A89)
+_DB_TABLE = np.zeros(64, np.int64)
+for _i in range(64):
+    _DB_TABLE[(((1 << _i) * 0x03F79D71B4CB0A89) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
+# ---------------------------------------------------------------- bits, RNG
+@njit(cache=True)
+def lowest_tile(mask):
+    """Id of the lowest set bit of a non-zero tile mask."""
+    low = mask & -mask
+    return _DB_TABLE[((low * _DEBRUIJN) >> 58) & 63]
+
+
+@njit(cache=True)
+def popcount(mask):
+    """Number of tiles in a mask."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def rng_next(rs):
+    """Next 64-bit output of a SplitMix64 generator whose state is ``rs[0]`` (uint64)."""
+    x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
+    rs[0] = x
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rs, n):
+    """Uniform integer in ``[0, n)`` (n >= 1, int64)."""
+    r = np.int64(rng_next(rs) >> np.uint64(33))  # 31 random bits
+    return (r * n) >> 31
+
+
+@njit(cache=True)
+def shuffle_tiles(rs, perm):
+    """Fill ``perm`` (int64, shape (28,)) with a uniformly random order of the 28 tiles."""
+    for i in range(28):
+        perm[i] = i
+    for i in range(27, 0, -1):
+        j = rng_below(rs, i + 1)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+
+
+# ---------------------------------------------------------------- queries
+@njit(cache=True)
+def side_of(rv, seat):
+    """Scoring side of a seat: its pair (seat % 2) in partnerships, else the seat."""
+    if rv[R_PARTNERS]:
+        return seat % 2
+    return seat
+
+
+@njit(cache=True)
+def n_sides(rv):
+    if rv[R_PARTNERS]:
+        return 2
+    return rv[R_PLAYERS]
+
+
+@njit(cache=True)
+def mask_pips(mask):
+    """Total pips of the tiles in a mask."""
+    s = 0
+    while mask:
+        t = lowest_tile(mask)
+        s += _PIPS[t]
+        mask &= mask - 1
+    return s
+
+
+@njit(cache=True)
+def counted_pips(rv, mask):
+    """Pips a hand counts for at the end: ``alone_00`` for a lone 0:0 (Kozel)."""
+    if rv[R_ALONE_00] > 0 and mask == 1:
+        return rv[R_ALONE_00]
+    return mask_pips(mask)
+
+
+@njit(cache=True)
+def open_mask(st):
+    """Mask of every tile that fits some open end (the lead: every tile)."""
+    if st[S_NPLAYED] == 0:
+        return np.int64((1 << 28) - 1)
+    m = np.int64(0)
+    for k in range(4):
+        p = st[S_END_PIP + k]
+        if p >= 0:
+            m |= _PIPMASK[p]
+    return m
+
+
+@njit(cache=True)
+def bone_left(st):
+    """Tiles still in the boneyard."""
+    return st[S_BONE_END] - st[S_BONE_POS]
+
+
+@njit(cache=True)
+def can_draw(st, rv):
+    return rv[R_DRAWING] != 0 and bone_left(st) > rv[R_RESERVE]
+
+
+@njit(cache=True)
+def is_blocked(st, rv):
+    """Nobody can play and nobody can draw."""
+    if can_draw(st, rv):
+        return False
+    om = open_mask(st)
+    for i in range(rv[R_PLAYERS]):
+        if st[S_HAND + i] & om:
+            return False
+    return True
+
+
+@njit(cache=True)
+def end_count(st):
+    """The count of the ends (pips, see conventions): the lone lead counts its pips."""
+    if st[S_NPLAYED] == 0:
+        return 0
+    if st[S_NPLAYED] == 1:
+        return _PIPS[st[S_LEAD_TILE]]
+    s = 0
+    for k in range(4):
+        p = st[S_END_PIP + k]
+        if p >= 0:
+            kind = st[S_END_KIND + k]
+            if kind == 0:
+                s += p
+            elif kind == 1:
+                s += 2 * p
+    return s
+
+
+@njit(cache=True)
+def replace_allowed(st, rv):
+    """Dominoball replacement: the seat could play, has replacements left, the
+    boneyard is above its reserve, and no tile is forced."""
+    cur = st[S_CUR]
+    if cur < 0 or rv[R_MAX_REPL] == 0 or st[S_MUST] >= 0:
+        return False
+    if st[S_REPL + cur] >= rv[R_MAX_REPL] or bone_left(st) <= rv[R_RESERVE]:
+        return False
+    return (st[S_HAND + cur] & open_mask(st)) != 0
+
+
+@njit(cache=True)
+def _track_kinds(rv):
+    return rv[R_SPINNER] != SPIN_NONE or rv[R_END_SCORING] != ENDS_NONE
+
+
+@njit(cache=True)
+def legal_moves(st, rv, out):
+    """Write the legal moves of the seat to decide into ``out`` (int64, at least
+    ``MAX_MOVES`` long); return how many. Equivalent ends are listed once, by
+    the lowest end index (conventions.md). 0 when the hand is over."""
+    cur = st[S_CUR]
+    if cur < 0:
+        return 0
+    hand = st[S_HAND + cur]
+    tiles = hand
+    if st[S_MUST] >= 0:
+        tiles = hand & (_ONE << st[S_MUST])
+    n = 0
+    if st[S_NPLAYED] == 0:
+        m = tiles
+        while m:
+            t = lowest_tile(m)
+            m &= m - 1
+            out[n] = t * 4
+            n += 1
+    else:
+        kinds = _track_kinds(rv)
+        rep = np.zeros(4, np.bool_)
+        for k in range(4):
+            p = st[S_END_PIP + k]
+            if p < 0:
+                continue
+            dup = False
+            for j in range(k):
+                if rep[j] and st[S_END_PIP + j] == p and (
+                        not kinds or st[S_END_KIND + j] == st[S_END_KIND + k]):
+                    dup = True
+            rep[k] = not dup
+        m = tiles & open_mask(st)
+        while m:
+            t = lowest_tile(m)
+            m &= m - 1
+            for k in range(4):
+                if rep[k]:
+                    p = st[S_END_PIP + k]
+                    if _HIGH[t] == p or _LOW[t] == p:
+                        out[n] = t * 4 + k
+                        n += 1
+    if replace_allowed(st, rv):
+        out[n] = MOVE_REPLACE
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def check_move(st, rv, move):
+    """0 (ERR_OK) if ``move`` is legal now at the end it names, else an ERR_ code."""
+    cur = st[S_CUR]
+    if cur < 0:
+        return ERR_HAND_OVER
+    if move == MOVE_REPLACE:
+        return ERR_OK if replace_allowed(st, rv) else ERR_NO_REPLACE
+    if move < 0 or move >= MOVE_REPLACE:
+        return ERR_BAD_END
+    t = move >> 2
+    k = move & 3
+    if not (st[S_HAND + cur] >> t) & 1:
+        return ERR_NOT_HELD
+    if st[S_MUST] >= 0 and t != st[S_MUST]:
+        return ERR_MUST_PLAY
+    if st[S_NPLAYED] == 0:
+        return ERR_BAD_END if k > 1 else ERR_OK
+    p = st[S_END_PIP + k]
+    if p < 0:
+        return ERR_END_CLOSED
+    if _HIGH[t] != p and _LOW[t] != p:
+        return ERR_NO_MATCH
+    return ERR_OK
+
+
+# ---------------------------------------------------------------- events
+@njit(cache=True)
+def _log(st, ev, kind, seat, a, b):
+    if st[S_LOG]:
+        i = st[S_NEVENTS]
+        if i < MAX_EVENTS:
+            ev[i, 0] = kind
+            ev[i, 1] = seat
+            ev[i, 2] = a
+            ev[i, 3] = b
+            st[S_NEVENTS] = i + 1
+
+
+# ---------------------------------------------------------------- match
+@njit(cache=True)
+def new_match(st, rv):
+    """Reset ``st`` (int64, shape (S_SIZE,)) to a match with no hand played."""
+    for i in range(S_SIZE):
+        st[i] = 0
+    st[S_PLAYERS] = rv[R_PLAYERS]
+    st[S_CUR] = -1
+    st[S_LEADER] = -1
+    st[S_LAST] = -1
+    st[S_WIN_SEAT] = -1
+    st[S_WINNER] = -1
+    st[S_MATCH_WINNER] = -1
+    st[S_LOG] = 1
+    st[S_STATUS] = ST_PLAYING
+
+
+@njit(cache=True)
+def _holder(st, rv, t):
+    for i in range(rv[R_PLAYERS]):
+        if (st[S_HAND + i] >> t) & 1:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def start_hand(st, rv, perm, leader):
+    """Deal the next hand of the match from ``perm`` (int64, shape (28,): seat i
+    gets ``perm[i*hand_size:(i+1)*hand_size]``, the rest is the boneyard in
+    draw order) and set its leader by the rules.
+
+    ``leader`` is used when the rules leave the lead to lot (first hand of a
+    ``lot`` preset) and must then be a seat; otherwise pass -1. Returns the
+    leader, or -1 when a leader was needed and not given, -2 when the match
+    is already over.
+    """
+    if st[S_MATCH_OVER]:
+        return -2
+    n = rv[R_PLAYERS]
+    hs = rv[R_HAND_SIZE]
+    first = st[S_HAND_NO] == 0
+    prev_leader = st[S_LEADER]
+    prev_win = st[S_WIN_SEAT]
+    prev_last = st[S_LAST]
+    for i in range(4):
+        st[S_HAND + i] = 0
+        st[S_POINTS + i] = 0
+    for i in range(n):
+        m = np.int64(0)
+        for j in range(hs):
+            m |= _ONE << perm[i * hs + j]
+        st[S_HAND + i] = m
+    nb = 28 - n * hs
+    for j in range(28):
+        st[S_BONE + j] = perm[n * hs + j] if j < nb else -1
+    st[S_BONE_POS] = 0
+    st[S_BONE_END] = nb
+    st[S_NPLAYED] = 0
+    for k in range(4):
+        st[S_END_PIP + k] = -1
+        st[S_END_KIND + k] = 0
+    st[S_CAND] = -1
+    st[S_CAND + 1] = -1
+    st[S_SPIN] = 0
+    st[S_SPIN_TILE] = -1
+    st[S_MUST] = -1
+    st[S_LAST] = -1
+    st[S_STATUS] = ST_PLAYING
+    st[S_WINNER] = -1
+    st[S_WIN_SEAT] = -1
+    st[S_PLAYED] = 0
+    st[S_LEAD_TILE] = -1
+    st[S_NEVENTS] = 0
+    lead = -1
+    must = -1
+    if first:
+        rule = rv[R_FIRST_LEAD]
+        if rule == LEAD_LOT:
+            lead = leader
+        elif rule == LEAD_SEAT0:
+            lead = 0
+        elif rule == LEAD_TILE:
+            must = rv[R_FIRST_LEAD_TILE]
+            lead = _holder(st, rv, must)
+        else:  # LEAD_HIGHEST_DOUBLE
+            for d in range(6, -1, -1):
+                t = d * (d + 1) // 2 + d
+                h = _holder(st, rv, t)
+                if h >= 0:
+                    lead = h
+                    must = t
+                    break
+            if lead < 0:
+                for j in range(28):
+                    t = _HEAVY[j]
+                    h = _holder(st, rv, t)
+                    if h >= 0:
+                        lead = h
+                        must = t
+                        break
+    else:
+        rule = rv[R_NEXT_LEAD]
+        if rule == NEXT_WINNER:
+            lead = prev_win if prev_win >= 0 else (prev_leader + 1) % n
+        elif rule == NEXT_LAST_LAYER:
+            lead = prev_last if prev_last >= 0 else (prev_leader + 1) % n
+        else:
+            lead = (prev_leader + 1) % n
+    if lead < 0 or lead >= n:
+        st[S_CUR] = -1
+        return -1
+    st[S_HAND_NO] += 1
+    st[S_LEADER] = lead
+    st[S_CUR] = lead
+    st[S_MUST] = must
+    return lead
+
+
+@njit(cache=True)
+def _strikes_for(pips):
+    """Dominoball strikes for going out against ``pips`` left (seed 003, 8.2)."""
+    if pips < 3:
+        return 0
+    return 1 + (pips - 3) // 5
+
+
+@njit(cache=True)
+def goals_for(strikes):
+    """Dominoball goals: 0 below 5 strikes, then one per further 4 (seed 003, 7)."""
+    if strikes < 5:
+        return 0
+    return 1 + (strikes - 5) // 4
+
+
+@njit(cache=True)
+def _round(x, r):
+    if r <= 1:
+        return x
+    return (x + r // 2) // r * r
+
+
+@njit(cache=True)
+def _finish_hand(st, rv, status):
+    """End the hand: winner, hand-end points, match scores and match end."""
+    n = rv[R_PLAYERS]
+    ns = n_sides(rv)
+    cur = st[S_CUR]
+    st[S_STATUS] = status
+    st[S_CUR] = -1
+    st[S_MUST] = -1
+    tot = np.zeros(4, np.int64)
+    for i in range(n):
+        tot[side_of(rv, i)] += counted_pips(rv, st[S_HAND + i])
+    wside = -1
+    wseat = -1
+    if status == ST_CUT:
+        pass
+    else:
+        hsm = rv[R_HAND_SCORING]
+        if status == ST_DOMINO and rv[R_WINNER_BY] != WIN_LIGHTEST:
+            wside = side_of(rv, cur)
+            wseat = cur
+        else:
+            best = tot[0]
+            for s in range(1, ns):
+                if tot[s] < best:
+                    best = tot[s]
+            ntied = 0
+            for s in range(ns):
+                if tot[s] == best:
+                    ntied += 1
+                    wside = s
+            if ntied > 1:
+                wside = -1
+                if rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER and hsm != HS_LOSERS_RECORD:
+                    for j in range(n):
+                        seat = (st[S_LEADER] + j) % n
+                        if tot[side_of(rv, seat)] == best:
+                            wside = side_of(rv, seat)
+                            break
+            if wside >= 0:
+                # the lightest seat of the winning side, first after the leader on ties
+                bp = 1 << 30
+                for j in range(n):
+                    seat = (st[S_LEADER] + j) % n
+                    if side_of(rv, seat) == wside:
+                        p = mask_pips(st[S_HAND + seat])
+                        if p < bp:
+                            bp = p
+                            wseat = seat
+        if hsm == HS_OTHERS_MINUS_OWN or hsm == HS_OTHERS:
+            if wside >= 0:
+                others = 0
+                for s in range(ns):
+                    if s != wside:
+                        others += tot[s]
+                if hsm == HS_OTHERS_MINUS_OWN:
+                    pts = others - tot[wside]
+                else:
+                    pts = others
+                    if rv[R_SCORE_OWN_PAIR] and rv[R_PARTNERS]:
+                        pts += tot[wside]
+                pts = _round(pts, rv[R_ROUND])
+                if pts < 0:
+                    pts = 0
+                st[S_POINTS + wside] += pts
+        elif hsm == HS_LOSERS_RECORD:
+            if wside >= 0:
+                lside = 1 - wside
+                st[S_POINTS + lside] += tot[lside] + st[S_CARRY]
+                st[S_CARRY] = 0
+            else:
+                st[S_CARRY] += tot[0]
+        else:  # HS_STRIKES (two sides)
+            if wside >= 0:
+                if status == ST_DOMINO:
+                    opp = st[S_HAND + (1 - wseat)] if n == 2 else 0
+                    if opp == (_ONE << 27):
+                        s = 10
+                    elif opp == 1:
+                        s = 5
+                    else:
+                        s = _strikes_for(mask_pips(opp))
+                else:
+                    s = _strikes_for(tot[0] + tot[1])
+                st[S_POINTS + wside] += s
+    st[S_WINNER] = wside
+    st[S_WIN_SEAT] = wseat
+    for s in range(ns):
+        st[S_SCORE + s] += st[S_POINTS + s]
+    _check_match_end(st, rv)
+
+
+@njit(cache=True)
+def match_value(st, rv, s):
+    """What decides the match for side s: goals in strike scoring, else the score."""
+    if rv[R_HAND_SCORING] == HS_STRIKES:
+        return goals_for(st[S_SCORE + s])
+    return st[S_SCORE + s]
+
+
+@njit(cache=True)
+def _check_match_end(st, rv):
+    ns = n_sides(rv)
+    if st[S_STATUS] == ST_CUT:
+        st[S_MATCH_OVER] = 1
+        return
+    if rv[R_TARGET_MODE] == TARGET_REACH_LOSES:
+        for s in range(ns):
+            if st[S_SCORE + s] >= rv[R_TARGET]:
+                st[S_MATCH_OVER] = 1
+                st[S_MATCH_WINNER] = 1 - s
+                return
+        return
+    best = -1
+    reached = False
+    for s in range(ns):
+        v = match_value(st, rv, s)
+        if v > best:
+            best = v
+        if st[S_SCORE + s] >= rv[R_TARGET]:
+            reached = True
+    if rv[R_MATCH_HANDS] == 1 or reached:
+        ntied = 0
+        w = -1
+        for s in range(ns):
+            if match_value(st, rv, s) == best:
+                ntied += 1
+                w = s
+        if ntied == 1:
+            st[S_MATCH_OVER] = 1
+            st[S_MATCH_WINNER] = w
+        elif rv[R_MATCH_HANDS] == 1:
+            st[S_MATCH_OVER] = 1
+            st[S_MATCH_WINNER] = -1
+
+
+# ---------------------------------------------------------------- playing
+@njit(cache=True)
+def _advance(st, rv, ev):
+    """Forced draws and passes from the seat ``st[S_CUR]`` until a seat has a
+    choice or the hand ends (conventions.md, auto-advance)."""
+    n = rv[R_PLAYERS]
+    while True:
+        cur = st[S_CUR]
+        om = open_mask(st)
+        if st[S_HAND + cur] & om:
+            return
+        if can_draw(st, rv):
+            c = 0
+            fit = False
+            t = -1
+            while bone_left(st) > rv[R_RESERVE]:
+                t = st[S_BONE + st[S_BONE_POS]]
+                st[S_BONE_POS] += 1
+                st[S_HAND + cur] |= _ONE << t
+                c += 1
+                if (om >> t) & 1:
+                    fit = True
+                    break
+            _log(st, ev, EV_DRAW, cur, c, -1)
+            if fit:
+                st[S_MUST] = t
+                return
+            if is_blocked(st, rv):
+                _finish_hand(st, rv, ST_BLOCKED)
+                return
+        _log(st, ev, EV_PASS, cur, -1, -1)
+        st[S_CUR] = (cur + 1) % n
+
+
+@njit(cache=True)
+def _score_ends(st, rv, seat):
+    """Points or strikes from the count of the ends after ``seat`` laid a tile.
+    Returns True when that reaches an instant target (the hand is cut short)."""
+    mode = rv[R_END_SCORING]
+    if mode == ENDS_NONE:
+        return False
+    c = end_count(st)
+    got = 0
+    if c > 0 and c % 5 == 0:
+        got = c if mode == ENDS_POINTS else c // 5
+    if mode == ENDS_STRIKES and st[S_NPLAYED] == 1 and st[S_LEAD_TILE] == 0:
+        got += rv[R_ZERO_LEAD]
+    if got:
+        s = side_of(rv, seat)
+        st[S_POINTS + s] += got
+        if rv[R_INSTANT] and st[S_SCORE + s] + st[S_POINTS + s] >= rv[R_TARGET]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _lay(st, rv, t, k):
+    """Put tile t on the line at end k (k = 0/1 orientation for the lead)."""
+    mode = rv[R_SPINNER]
+    dbl = _DBL[t] != 0
+    if st[S_NPLAYED] == 0:
+        hi = _HIGH[t]
+        lo = _LOW[t]
+        if k == 1:
+            hi, lo = lo, hi
+        st[S_END_PIP] = hi
+        st[S_END_PIP + 1] = lo
+        kind = 1 if dbl else 0
+        st[S_END_KIND] = kind
+        st[S_END_KIND + 1] = kind
+        st[S_LEAD_TILE] = t
+        if dbl and mode != SPIN_NONE:
+            st[S_CAND] = t
+            st[S_CAND + 1] = t
+            if mode == SPIN_FIRST_DOUBLE:
+                st[S_SPIN] = 1
+                st[S_SPIN_TILE] = t
+    else:
+        p = st[S_END_PIP + k]
+        outer = _HIGH[t] + _LOW[t] - p
+        if k < 2 and st[S_CAND + k] >= 0:
+            c = st[S_CAND + k]
+            st[S_CAND + k] = -1
+            if st[S_CAND + 1 - k] != c and st[S_SPIN] < 2:
+                # c now has tiles on both long sides
+                if mode == SPIN_BASE_DOUBLE or (mode == SPIN_FIRST_DOUBLE and c == st[S_SPIN_TILE]):
+                    st[S_SPIN] = 2
+                    st[S_SPIN_TILE] = c
+                    st[S_CAND] = -1
+                    st[S_CAND + 1] = -1
+                    st[S_END_PIP + 2] = _HIGH[c]
+                    st[S_END_PIP + 3] = _HIGH[c]
+                    st[S_END_KIND + 2] = 2
+                    st[S_END_KIND + 3] = 2
+        st[S_END_PIP + k] = outer
+        st[S_END_KIND + k] = 1 if dbl else 0
+        if dbl and k < 2:
+            if mode == SPIN_FIRST_DOUBLE and st[S_SPIN] == 0:
+                st[S_SPIN] = 1
+                st[S_SPIN_TILE] = t
+                st[S_CAND + k] = t
+            elif mode == SPIN_BASE_DOUBLE and st[S_SPIN] < 2:
+                st[S_CAND + k] = t
+    st[S_NPLAYED] += 1
+    st[S_PLAYED] |= _ONE << t
+
+
+@njit(cache=True)
+def apply_move(st, rv, ev, move):
+    """Make a move the caller has checked (:func:`check_move`), then auto-advance.
+
+    ``move`` is ``tile*4 + end`` or ``MOVE_REPLACE``. Updates the hand, and at
+    its end the match fields of ``st``.
+    """
+    cur = st[S_CUR]
+    n = rv[R_PLAYERS]
+    if move == MOVE_REPLACE:
+        t = st[S_BONE + st[S_BONE_POS]]
+        st[S_BONE_POS] += 1
+        st[S_HAND + cur] |= _ONE << t
+        st[S_REPL + cur] += 1
+        if st[S_REPL + cur] > rv[R_FREE_REPL]:
+            s = side_of(rv, cur)
+            if st[S_POINTS + s] > 0:
+                st[S_POINTS + s] -= 1
+        _log(st, ev, EV_REPLACE, cur, 1, -1)
+        return
+    t = move >> 2
+    k = move & 3
+    st[S_HAND + cur] &= ~(_ONE << t)
+    _lay(st, rv, t, k)
+    st[S_MUST] = -1
+    st[S_LAST] = cur
+    _log(st, ev, EV_PLAY, cur, t, k)
+    if _score_ends(st, rv, cur):
+        _finish_hand(st, rv, ST_CUT)
+        return
+    if st[S_HAND + cur] == 0:
+        _finish_hand(st, rv, ST_DOMINO)
+        return
+    if is_blocked(st, rv):
+        _finish_hand(st, rv, ST_BLOCKED)
+        return
+    st[S_CUR] = (cur + 1) % n
+    _advance(st, rv, ev)
+
+
+# ---------------------------------------------------------------- playouts
+@njit(cache=True)
+def playout_random(st, rv, ev, rs, buf):
+    """Play the current hand to its end with uniformly random legal moves.
+    ``buf``: int64 scratch of at least MAX_MOVES. Returns the number of moves."""
+    moves = 0
+    while st[S_CUR] >= 0:
+        nm = legal_moves(st, rv, buf)
+        apply_move(st, rv, ev, buf[rng_below(rs, nm)])
+        moves += 1
+    return moves
+
+
+@njit(cache=True)
+def simulate(rv, seed, n_hands, stats):
+    """Random first hands of fresh matches: deal, lead (by lot: a random seat),
+    random legal moves to the end. Accumulates into ``stats`` (int64, shape
+    (16,)): [0:4] hand wins per side, [4] domino, [5] blocked, [6] cut short,
+    [7] no winner, [8:12] points per side, [12] moves. Returns nothing."""
+    st = np.zeros(S_SIZE, np.int64)
+    ev = np.zeros((MAX_EVENTS, 4), np.int64)
+    perm = np.zeros(28, np.int64)
+    buf = np.zeros(MAX_MOVES, np.int64)
+    rs = np.zeros(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    n = rv[R_PLAYERS]
+    for _ in range(n_hands):
+        new_match(st, rv)
+        st[S_LOG] = 0
+        shuffle_tiles(rs, perm)
+        start_hand(st, rv, perm, rng_below(rs, n))
+        stats[12] += playout_random(st, rv, ev, rs, buf)
+        w = st[S_WINNER]
+        if w >= 0:
+            stats[w] += 1
+        else:
+            stats[7] += 1
+        stats[3 + st[S_STATUS]] += 1
+        for s in range(4):
+            stats[8 + s] += st[S_POINTS + s]

@@ -1,0 +1,356 @@
+"""Rules: one frozen configuration type, and the presets of RULES.md as data.
+
+Every difference between variants is a field of :class:`Rules`; the engine
+never branches on a preset's name. ``get_rules(name, **overrides)`` returns
+a validated preset.
+
+>>> r = get_rules("draw", players=3)
+>>> r.hand_size, r.target
+(7, 61)
+>>> get_rules("block", players=4).hand_size
+5
+>>> get_rules("fives", players=3)
+Traceback (most recent call last):
+...
+ValueError: fives: players must be 2..2 (got 3)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .engine import layout as L
+from .tiles import N_TILES, Tile
+
+__all__ = ["Rules", "PRESETS", "get_rules", "preset_names"]
+
+_SPINNER = {"none": L.SPIN_NONE, "first_double": L.SPIN_FIRST_DOUBLE, "base_double": L.SPIN_BASE_DOUBLE}
+_END_SCORING = {"none": L.ENDS_NONE, "points": L.ENDS_POINTS, "strikes": L.ENDS_STRIKES}
+_FIRST_LEAD = {"lot": L.LEAD_LOT, "highest_double": L.LEAD_HIGHEST_DOUBLE, "tile": L.LEAD_TILE, "seat0": L.LEAD_SEAT0}
+_NEXT_LEAD = {"winner": L.NEXT_WINNER, "last_layer": L.NEXT_LAST_LAYER, "after_leader": L.NEXT_AFTER_LEADER}
+_HAND_SCORING = {
+    "others_minus_own": L.HS_OTHERS_MINUS_OWN,
+    "others": L.HS_OTHERS,
+    "losers_record": L.HS_LOSERS_RECORD,
+    "strikes": L.HS_STRIKES,
+}
+_BLOCKED_TIE = {"nobody": L.TIE_NOBODY, "leader_order": L.TIE_LEADER_ORDER}
+_WINNER_BY = {"domino_or_lightest": L.WIN_DOMINO_OR_LIGHTEST, "lightest": L.WIN_LIGHTEST}
+_TARGET_MODE = {"reach_wins": L.TARGET_REACH_WINS, "reach_loses": L.TARGET_REACH_LOSES}
+
+_CHOICES = {
+    "spinner": _SPINNER,
+    "end_scoring": _END_SCORING,
+    "first_lead": _FIRST_LEAD,
+    "next_lead": _NEXT_LEAD,
+    "hand_scoring": _HAND_SCORING,
+    "blocked_tie": _BLOCKED_TIE,
+    "winner_by": _WINNER_BY,
+    "target_mode": _TARGET_MODE,
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete, validated rules configuration (build it with :func:`get_rules`).
+
+    Fields (source: ``RULES.md``; the seed of each preset is named there):
+
+    - ``preset``: the preset it came from (informational only; never read by
+      the engine).
+    - ``players`` (2..4), ``hand_size`` (tiles dealt to each seat),
+      ``partnerships`` (four players, seats 0+2 vs 1+3).
+    - ``drawing``: a seat that cannot play draws until a tile fits;
+      ``boneyard_reserve``: tiles that can never be drawn (Dominoball: 1).
+    - ``spinner``: ``"none"``; ``"first_double"`` (All Fives: the first double
+      played opens four ways once both long sides have tiles);
+      ``"base_double"`` (Dominoball: the first double to get tiles on both
+      long sides).
+    - ``end_scoring``: ``"none"``; ``"points"`` (the count of the ends, when a
+      positive multiple of 5, is scored at once); ``"strikes"`` (one strike
+      per 5). ``zero_lead_strikes``: strikes for leading 0:0 (Dominoball 1).
+    - ``first_lead``: ``"lot"`` (the leader is given or drawn at random, any
+      tile), ``"highest_double"`` (its holder leads it; no double: the
+      heaviest tile), ``"tile"`` (the holder of ``first_lead_tile`` leads
+      it), ``"seat0"`` (seat 0, any tile).
+    - ``next_lead``: ``"winner"`` (the previous winner, any tile; no winner:
+      the seat after the previous leader), ``"last_layer"`` (who went out or
+      laid the blocking tile), ``"after_leader"`` (the seat after the
+      previous leader).
+    - ``hand_scoring``: ``"others_minus_own"`` (draw, block, fives),
+      ``"others"`` (all fives, express, OpenSpiel), ``"losers_record"``
+      (kozel), ``"strikes"`` (dominoball). ``round_to``: hand-end points
+      rounded once to the nearest multiple (5 in All Fives and Fives).
+      ``blocked_tie``: ``"nobody"`` or ``"leader_order"`` (Express).
+      ``winner_by``: ``"domino_or_lightest"`` or ``"lightest"`` (OpenSpiel:
+      pip totals decide even after a domino). ``score_own_pair``: a winning
+      pair also scores its own pips (Express in pairs). ``alone_00``: what a
+      hand holding only 0:0 counts (Kozel: 25; 0 = its pips).
+    - ``target`` (points), ``target_mode``: ``"reach_wins"`` (after a hand
+      in which someone reached it, the highest wins; a tie for first plays
+      another hand) or ``"reach_loses"`` (Kozel). ``instant_target``: reaching
+      it ends the match at once (Fives). ``match_hands``: 0 = hands until the
+      target, 1 = the match is one hand (Dominoball, OpenSpiel).
+    - ``max_replacements``, ``free_replacements``: Dominoball replacements
+      per seat per match, and how many of them cost no strike.
+    """
+
+    preset: str
+    players: int
+    hand_size: int
+    partnerships: bool = False
+    drawing: bool = False
+    boneyard_reserve: int = 0
+    spinner: str = "none"
+    end_scoring: str = "none"
+    zero_lead_strikes: int = 0
+    first_lead: str = "lot"
+    first_lead_tile: str = "1:1"
+    next_lead: str = "winner"
+    hand_scoring: str = "others_minus_own"
+    round_to: int = 1
+    blocked_tie: str = "nobody"
+    winner_by: str = "domino_or_lightest"
+    score_own_pair: bool = False
+    alone_00: int = 0
+    target: int = 100
+    target_mode: str = "reach_wins"
+    instant_target: bool = False
+    match_hands: int = 0
+    max_replacements: int = 0
+    free_replacements: int = 0
+
+    @property
+    def sides(self) -> int:
+        """Number of scoring sides: 2 in partnerships, else ``players``."""
+        return 2 if self.partnerships else self.players
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles left undealt (the boneyard at the deal)."""
+        return N_TILES - self.players * self.hand_size
+
+    def side_of(self, seat: int) -> int:
+        """The side (seat, or pair ``seat % 2``) a seat scores for."""
+        return seat % 2 if self.partnerships else seat
+
+    def vector(self) -> np.ndarray:
+        """The rules as an ``int64`` array of shape ``(R_SIZE,)`` for the kernels."""
+        v = np.zeros(L.R_SIZE, np.int64)
+        v[L.R_PLAYERS] = self.players
+        v[L.R_HAND_SIZE] = self.hand_size
+        v[L.R_PARTNERS] = int(self.partnerships)
+        v[L.R_DRAWING] = int(self.drawing)
+        v[L.R_RESERVE] = self.boneyard_reserve
+        v[L.R_SPINNER] = _SPINNER[self.spinner]
+        v[L.R_END_SCORING] = _END_SCORING[self.end_scoring]
+        v[L.R_ZERO_LEAD] = self.zero_lead_strikes
+        v[L.R_FIRST_LEAD] = _FIRST_LEAD[self.first_lead]
+        v[L.R_FIRST_LEAD_TILE] = Tile.parse(self.first_lead_tile).id
+        v[L.R_NEXT_LEAD] = _NEXT_LEAD[self.next_lead]
+        v[L.R_HAND_SCORING] = _HAND_SCORING[self.hand_scoring]
+        v[L.R_ROUND] = self.round_to
+        v[L.R_BLOCKED_TIE] = _BLOCKED_TIE[self.blocked_tie]
+        v[L.R_WINNER_BY] = _WINNER_BY[self.winner_by]
+        v[L.R_SCORE_OWN_PAIR] = int(self.score_own_pair)
+        v[L.R_ALONE_00] = self.alone_00
+        v[L.R_TARGET] = self.target
+        v[L.R_TARGET_MODE] = _TARGET_MODE[self.target_mode]
+        v[L.R_INSTANT] = int(self.instant_target)
+        v[L.R_MATCH_HANDS] = self.match_hands
+        v[L.R_MAX_REPL] = self.max_replacements
+        v[L.R_FREE_REPL] = self.free_replacements
+        return v
+
+    def to_record(self) -> dict:
+        """The record form: ``{"preset": name, <fields that differ>}``."""
+        base = _build(self.preset, {"players": self.players, "partnerships": self.partnerships})
+        out: dict[str, Any] = {"preset": self.preset, "players": self.players}
+        for f in dataclasses.fields(self):
+            if f.name in ("preset", "players"):
+                continue
+            if getattr(self, f.name) != getattr(base, f.name):
+                out[f.name] = getattr(self, f.name)
+        return out
+
+
+def _draw(players: int) -> dict:
+    return dict(players=players, hand_size=6 if players == 4 else 7, drawing=True,
+                target=100 if players == 2 else 61)
+
+
+def _block(players: int) -> dict:
+    return dict(players=players, hand_size=7 if players == 2 else 5,
+                target=100 if players == 2 else 61)
+
+
+def _all_fives(players: int) -> dict:
+    return dict(players=players, hand_size=7 if players == 2 else 5, drawing=True,
+                spinner="first_double", end_scoring="points", hand_scoring="others",
+                round_to=5, target=150)
+
+
+def _fives(players: int) -> dict:
+    return dict(players=players, hand_size=7, drawing=True, end_scoring="points",
+                first_lead="highest_double", round_to=5, target=150, instant_target=True)
+
+
+def _kozel(players: int) -> dict:
+    return dict(players=players, hand_size=7, partnerships=True, first_lead="tile",
+                first_lead_tile="1:1", next_lead="last_layer", hand_scoring="losers_record",
+                alone_00=25, target=101, target_mode="reach_loses")
+
+
+def _express(players: int) -> dict:
+    return dict(players=players, hand_size=7, first_lead="highest_double",
+                next_lead="after_leader", hand_scoring="others", blocked_tie="leader_order",
+                score_own_pair=True, target=100)
+
+
+def _dominoball(players: int) -> dict:
+    return dict(players=players, hand_size=7, drawing=True, boneyard_reserve=1,
+                spinner="base_double", end_scoring="strikes", zero_lead_strikes=1,
+                hand_scoring="strikes", target=5, match_hands=1, max_replacements=4,
+                free_replacements=1)
+
+
+def _openspiel_block(players: int) -> dict:
+    return dict(players=players, hand_size=7, first_lead="seat0", hand_scoring="others",
+                winner_by="lightest", match_hands=1, target=1)
+
+
+def _openspiel_team(players: int) -> dict:
+    return dict(players=players, hand_size=7, partnerships=True, first_lead="seat0",
+                hand_scoring="others", winner_by="lightest", match_hands=1, target=1)
+
+
+# name -> (builder, default players, allowed players, seed / source)
+PRESETS: dict[str, tuple] = {
+    "draw": (_draw, 2, (2, 4), "seed 000 (Draw)"),
+    "block": (_block, 2, (2, 4), "seed 000 (Block)"),
+    "all_fives": (_all_fives, 2, (2, 4), "seed 000 (All Fives)"),
+    "fives": (_fives, 2, (2, 2), "seed 002 (Пятёрки)"),
+    "kozel": (_kozel, 4, (4, 4), "seed 002 (Козёл)"),
+    "express": (_express, 2, (2, 4), "seed 004 (Domino-Express)"),
+    "dominoball": (_dominoball, 2, (2, 2), "seed 003 (Доминбол)"),
+    "openspiel_block": (_openspiel_block, 2, (2, 2), "OpenSpiel python_block_dominoes"),
+    "openspiel_team": (_openspiel_team, 4, (4, 4), "OpenSpiel python_team_dominoes"),
+}
+
+
+def preset_names() -> list[str]:
+    """Names of all presets, in RULES.md order."""
+    return list(PRESETS)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def _build(name: str, overrides: dict) -> Rules:
+    builder, default_players, (lo, hi), _ = PRESETS[name]
+    players = overrides.get("players", default_players)
+    if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
+        raise ValueError(f"{name}: players must be an integer (got {players!r})")
+    if not lo <= players <= hi:
+        raise ValueError(f"{name}: players must be {lo}..{hi} (got {players})")
+    fields = builder(int(players))
+    fields.update(overrides)
+    return Rules(preset=name, **fields)
+
+
+def get_rules(name: str = "draw", **overrides) -> Rules:
+    """The preset ``name`` of RULES.md, with any field overridden, validated.
+
+    ``players`` changes the per-player-count defaults (hand size, target) of
+    the preset before the other overrides apply.
+
+    :raises ValueError: unknown preset or field, a value of the wrong type or
+        out of range, more tiles dealt than the set holds, or fields that
+        contradict each other; the message names the field and why.
+    """
+    if isinstance(name, Rules):
+        return dataclasses.replace(name, **overrides) if overrides else name
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+    for key in overrides:
+        if key not in _FIELDS or key == "preset":
+            valid = ", ".join(k for k in _FIELDS if k != "preset")
+            raise ValueError(f"{name}: unknown rules field {key!r}; fields are: {valid}")
+    rules = _build(name, overrides)
+    validate(rules)
+    return rules
+
+
+def validate(r: Rules) -> None:
+    """Check a :class:`Rules` for range errors and contradictions.
+
+    :raises ValueError: naming the field and the reason.
+    """
+    p = r.preset
+
+    def bad(field, why):
+        raise ValueError(f"{p}: {field} {why}")
+
+    for f in dataclasses.fields(r):
+        v = getattr(r, f.name)
+        if f.name in _CHOICES:
+            if v not in _CHOICES[f.name]:
+                bad(f.name, f"must be one of {', '.join(_CHOICES[f.name])} (got {v!r})")
+        elif f.type in ("int", int):
+            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+                bad(f.name, f"must be an integer (got {v!r})")
+        elif f.type in ("bool", bool):
+            if not isinstance(v, (bool, np.bool_)):
+                bad(f.name, f"must be true or false (got {v!r})")
+    if not 2 <= r.players <= 4:
+        bad("players", f"must be 2..4 (got {r.players})")
+    if r.hand_size < 1:
+        bad("hand_size", f"must be at least 1 (got {r.hand_size})")
+    if r.boneyard_reserve < 0:
+        bad("boneyard_reserve", f"must be >= 0 (got {r.boneyard_reserve})")
+    dealt = r.players * r.hand_size
+    if dealt + r.boneyard_reserve > N_TILES:
+        bad("hand_size", f"{r.hand_size} x {r.players} players"
+            f"{' + reserve ' + str(r.boneyard_reserve) if r.boneyard_reserve else ''}"
+            f" needs {dealt + r.boneyard_reserve} tiles; the set holds {N_TILES}")
+    if r.partnerships and r.players != 4:
+        bad("partnerships", f"needs 4 players (got {r.players})")
+    if r.hand_scoring == "losers_record" and not r.partnerships:
+        bad("hand_scoring", "'losers_record' (Kozel) needs partnerships")
+    if r.target_mode == "reach_loses" and not r.partnerships:
+        bad("target_mode", "'reach_loses' needs two sides (partnerships)")
+    if r.hand_scoring == "strikes" and r.end_scoring not in ("strikes", "none"):
+        bad("end_scoring", "must be 'strikes' or 'none' when hand_scoring is 'strikes'")
+    if r.end_scoring == "strikes" and r.hand_scoring != "strikes":
+        bad("hand_scoring", "must be 'strikes' when the ends score strikes")
+    if r.hand_scoring == "strikes" and r.sides != 2:
+        bad("players", "strike scoring (Dominoball) is for two sides")
+    if r.boneyard_reserve and not r.drawing:
+        bad("boneyard_reserve", "only makes sense when drawing is on")
+    if r.max_replacements < 0 or r.free_replacements < 0:
+        bad("max_replacements", "must be >= 0")
+    if r.max_replacements and not r.drawing:
+        bad("max_replacements", "replacements draw from the boneyard: needs drawing")
+    if r.free_replacements > r.max_replacements:
+        bad("free_replacements", f"cannot exceed max_replacements ({r.max_replacements})")
+    if r.round_to < 1:
+        bad("round_to", f"must be >= 1 (got {r.round_to})")
+    if r.target < 1:
+        bad("target", f"must be >= 1 (got {r.target})")
+    if r.match_hands not in (0, 1):
+        bad("match_hands", f"must be 0 (until the target) or 1 (got {r.match_hands})")
+    if r.alone_00 < 0 or r.zero_lead_strikes < 0:
+        bad("alone_00", "must be >= 0")
+    try:
+        Tile.parse(r.first_lead_tile)
+    except ValueError as e:
+        bad("first_lead_tile", str(e))
+    if r.first_lead == "tile" and dealt < N_TILES:
+        bad("first_lead", f"'tile' needs every tile dealt (the {r.first_lead_tile} could be "
+            f"in the boneyard); deal {N_TILES // r.players} each")
+    if r.instant_target and r.match_hands == 1:
+        bad("instant_target", "a one-hand match has no target to reach")
