@@ -54,12 +54,19 @@ def lowest_tile(mask):
 
 @njit(cache=True)
 def popcount(mask):
-    """Number of tiles in a mask."""
-    n = 0
-    while mask:
+    """Number of tiles in a tile mask (< 2**32)."""
+    x = mask - ((mask >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def nth_tile(mask, i):
+    """Id of the i-th lowest tile (0-based) of a mask holding more than i tiles."""
+    for _ in range(i):
         mask &= mask - 1
-        n += 1
-    return n
+    return lowest_tile(mask)
 
 
 @njit(cache=True)
@@ -91,6 +98,19 @@ def shuffle_tiles(rs, perm):
         perm[j] = t
 
 
+@njit(cache=True)
+def deal_perm(rs, perm, k):
+    """Shuffle so that ``perm[:k]`` is a uniform random sample of the 28 tiles
+    in random order (partial Fisher-Yates; ``k = 28`` shuffles all)."""
+    for i in range(28):
+        perm[i] = i
+    for i in range(min(k, 27)):
+        j = i + rng_below(rs, 28 - i)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+
+
 # ---------------------------------------------------------------- queries
 @njit(cache=True)
 def side_of(rv, seat):
@@ -107,15 +127,17 @@ def n_sides(rv):
     return rv[R_PLAYERS]
 
 
+_PIPS7 = np.zeros((4, 128), np.int64)
+for _c in range(4):
+    for _x in range(128):
+        _PIPS7[_c, _x] = sum(int(TILE_PIPS[7 * _c + _b]) for _b in range(7) if _x >> _b & 1)
+
+
 @njit(cache=True)
 def mask_pips(mask):
-    """Total pips of the tiles in a mask."""
-    s = 0
-    while mask:
-        t = lowest_tile(mask)
-        s += _PIPS[t]
-        mask &= mask - 1
-    return s
+    """Total pips of the tiles in a mask (four 7-bit table look-ups)."""
+    return (_PIPS7[0, mask & 127] + _PIPS7[1, (mask >> 7) & 127]
+            + _PIPS7[2, (mask >> 14) & 127] + _PIPS7[3, (mask >> 21) & 127])
 
 
 @njit(cache=True)
@@ -199,10 +221,32 @@ def _track_kinds(rv):
 
 
 @njit(cache=True)
+def end_classes(st, rv):
+    """Bit k set when open end k is the lowest-numbered end of its equivalence
+    class (same pip, and same kind in presets that score the ends or have a
+    spinner): the ends a move may name in the legal-move list."""
+    kinds = _track_kinds(rv)
+    rep = 0
+    for k in range(4):
+        p = st[S_END_PIP + k]
+        if p < 0:
+            continue
+        dup = False
+        for j in range(k):
+            if (rep >> j) & 1 and st[S_END_PIP + j] == p and (
+                    not kinds or st[S_END_KIND + j] == st[S_END_KIND + k]):
+                dup = True
+        if not dup:
+            rep |= 1 << k
+    return rep
+
+
+@njit(cache=True)
 def legal_moves(st, rv, out):
     """Write the legal moves of the seat to decide into ``out`` (int64, at least
     ``MAX_MOVES`` long); return how many. Equivalent ends are listed once, by
-    the lowest end index (conventions.md). 0 when the hand is over."""
+    the lowest end index (conventions.md). Order: the lead's tiles by id; else
+    by end, then tile id; the replacement last. 0 when the hand is over."""
     cur = st[S_CUR]
     if cur < 0:
         return 0
@@ -219,28 +263,14 @@ def legal_moves(st, rv, out):
             out[n] = t * 4
             n += 1
     else:
-        kinds = _track_kinds(rv)
-        rep = np.zeros(4, np.bool_)
+        rep = end_classes(st, rv)
         for k in range(4):
-            p = st[S_END_PIP + k]
-            if p < 0:
-                continue
-            dup = False
-            for j in range(k):
-                if rep[j] and st[S_END_PIP + j] == p and (
-                        not kinds or st[S_END_KIND + j] == st[S_END_KIND + k]):
-                    dup = True
-            rep[k] = not dup
-        m = tiles & open_mask(st)
-        while m:
-            t = lowest_tile(m)
-            m &= m - 1
-            for k in range(4):
-                if rep[k]:
-                    p = st[S_END_PIP + k]
-                    if _HIGH[t] == p or _LOW[t] == p:
-                        out[n] = t * 4 + k
-                        n += 1
+            if (rep >> k) & 1:
+                m = tiles & _PIPMASK[st[S_END_PIP + k]]
+                while m:
+                    out[n] = lowest_tile(m) * 4 + k
+                    m &= m - 1
+                    n += 1
     if replace_allowed(st, rv):
         out[n] = MOVE_REPLACE
         n += 1
@@ -436,9 +466,14 @@ def _finish_hand(st, rv, status):
     st[S_STATUS] = status
     st[S_CUR] = -1
     st[S_MUST] = -1
-    tot = np.zeros(4, np.int64)
-    for i in range(n):
-        tot[side_of(rv, i)] += counted_pips(rv, st[S_HAND + i])
+    c0 = counted_pips(rv, st[S_HAND])
+    c1 = counted_pips(rv, st[S_HAND + 1])
+    c2 = counted_pips(rv, st[S_HAND + 2]) if n > 2 else 0
+    c3 = counted_pips(rv, st[S_HAND + 3]) if n > 3 else 0
+    if rv[R_PARTNERS]:
+        tot = (c0 + c2, c1 + c3, 0, 0)
+    else:
+        tot = (c0, c1, c2, c3)
     wside = -1
     wseat = -1
     if status == ST_CUT:
@@ -531,7 +566,9 @@ def match_value(st, rv, s):
 def _check_match_end(st, rv):
     ns = n_sides(rv)
     if st[S_STATUS] == ST_CUT:
+        # the target was reached by the ends of the last tile: its layer's side wins
         st[S_MATCH_OVER] = 1
+        st[S_MATCH_WINNER] = side_of(rv, st[S_LAST])
         return
     if rv[R_TARGET_MODE] == TARGET_REACH_LOSES:
         for s in range(ns):
@@ -736,10 +773,11 @@ def simulate(rv, seed, n_hands, stats):
     rs = np.zeros(1, np.uint64)
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
+    k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
     for _ in range(n_hands):
         new_match(st, rv)
         st[S_LOG] = 0
-        shuffle_tiles(rs, perm)
+        deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
         stats[12] += playout_random(st, rv, ev, rs, buf)
         w = st[S_WINNER]
