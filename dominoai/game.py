@@ -129,22 +129,25 @@ class Move:
 class Event:
     """One public event of a hand: ``kind`` is ``play`` (seat, tile, end),
     ``draw`` (seat, count: tiles drawn, which ones is hidden), ``pass`` or
-    ``replace`` (one tile drawn for replacement, hidden)."""
+    ``replace`` (one tile drawn for replacement, hidden). ``on``: for a draw or
+    a pass, the pips the open ends showed (the seat held none of them)."""
 
     kind: str
     seat: int
     tile: Tile | None = None
     end: int | None = None
     count: int = 0
+    on: tuple = ()
 
     def __str__(self) -> str:
         if self.kind == "play":
             return f"seat {self.seat} plays {self.tile} {END_NAMES[self.end]}"
+        on = "/".join(str(p) for p in self.on)
         if self.kind == "draw":
-            return f"seat {self.seat} draws {self.count}"
+            return f"seat {self.seat} draws {self.count}" + (f" (no {on})" if on else "")
         if self.kind == "replace":
             return f"seat {self.seat} draws 1 for replacement"
-        return f"seat {self.seat} passes"
+        return f"seat {self.seat} passes" + (f" (no {on})" if on else "")
 
 
 @dataclass(frozen=True)
@@ -459,8 +462,10 @@ class Hand:
             k = _EV_KIND[kind]
             if k == "play":
                 out.append(Event(k, seat, Tile(a), b, 1))
+            elif k == "replace":
+                out.append(Event(k, seat, None, None, 1))
             else:
-                out.append(Event(k, seat, None, None, a if k != "pass" else 0))
+                out.append(Event(k, seat, None, None, a, tuple(p for p in range(7) if b >> p & 1)))
         return out
 
     @property

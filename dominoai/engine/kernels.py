@@ -26,7 +26,7 @@ from .layout import (
     S_CARRY, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_HAND_NO, S_LAST, S_LEAD_TILE,
     S_LEADER, S_LOG, S_MATCH_OVER, S_MATCH_WINNER, S_MUST, S_NEVENTS, S_NPLAYED,
     S_PLAYED, S_PLAYERS, S_POINTS, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE,
-    S_STATUS, S_WIN_SEAT, S_WINNER, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, SPIN_NONE,
+    S_STATUS, S_VOID, S_WIN_SEAT, S_WINNER, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, SPIN_NONE,
     ST_BLOCKED, ST_CUT, ST_DOMINO, ST_PLAYING, TARGET_REACH_LOSES, TIE_LEADER_ORDER,
     WIN_LIGHTEST,
 )
@@ -159,6 +159,17 @@ def open_mask(st):
         if p >= 0:
             m |= _PIPMASK[p]
     return m
+
+
+@njit(cache=True)
+def open_pips(st):
+    """Bit set of the pips shown by the open ends (bit p = pip p)."""
+    b = 0
+    for k in range(4):
+        p = st[S_END_PIP + k]
+        if p >= 0:
+            b |= 1 << p
+    return b
 
 
 @njit(cache=True)
@@ -363,6 +374,7 @@ def start_hand(st, rv, perm, leader):
     for i in range(4):
         st[S_HAND + i] = 0
         st[S_POINTS + i] = 0
+        st[S_VOID + i] = 0
     for i in range(n):
         m = np.int64(0)
         for j in range(hs):
@@ -623,14 +635,21 @@ def _advance(st, rv, ev):
                 if (om >> t) & 1:
                     fit = True
                     break
-            _log(st, ev, EV_DRAW, cur, c, -1)
+            pips = open_pips(st)
+            _log(st, ev, EV_DRAW, cur, c, pips)
+            if c > 1 or not fit:
+                st[S_VOID + cur] = pips  # kept new tiles may hold older void pips
+            else:
+                st[S_VOID + cur] |= pips
             if fit:
                 st[S_MUST] = t
                 return
             if is_blocked(st, rv):
                 _finish_hand(st, rv, ST_BLOCKED)
                 return
-        _log(st, ev, EV_PASS, cur, -1, -1)
+        pips = open_pips(st)
+        st[S_VOID + cur] |= pips
+        _log(st, ev, EV_PASS, cur, 0, pips)
         st[S_CUR] = (cur + 1) % n
 
 
@@ -725,6 +744,7 @@ def apply_move(st, rv, ev, move):
             s = side_of(rv, cur)
             if st[S_POINTS + s] > 0:
                 st[S_POINTS + s] -= 1
+        st[S_VOID + cur] = 0  # the replacement tile may be anything
         _log(st, ev, EV_REPLACE, cur, 1, -1)
         return
     t = move >> 2

@@ -37,6 +37,7 @@ State offsets (``st[S_...]``):
 ``S_MATCH_OVER``   1 once the match is decided
 ``S_MATCH_WINNER`` winning side of the match, -1 (none / tie)
 ``S_BONE+j``       boneyard in draw order (28 slots)
+``S_VOID+i``       pips seat i is publicly known not to hold now (bit p = pip p)
 =================  =========================================================
 """
 
@@ -105,14 +106,17 @@ S_MATCH_OVER = 44
 S_MATCH_WINNER = 45
 S_PLAYERS = 46
 S_BONE = 48
-S_SIZE = 76
+S_VOID = 76
+S_SIZE = 80
 
 ST_PLAYING, ST_DOMINO, ST_BLOCKED, ST_CUT = 0, 1, 2, 3
 
 # ---- events -------------------------------------------------------------
 MAX_EVENTS = 256
 EV_PLAY, EV_DRAW, EV_PASS, EV_REPLACE = 0, 1, 2, 3
-# event row: (kind, seat, tile or count, end)
+# event row: (kind, seat, tile or count, end or pips): for a play the tile and
+# end; for a draw the count and the bit set of the open pips it was made on
+# (bit p = pip p); for a pass 0 and that bit set; for a replacement 1 and -1.
 
 # ---- moves --------------------------------------------------------------
 # A move code is tile * 4 + end, or MOVE_REPLACE. The lead uses end 0

@@ -1,0 +1,642 @@
+"""Game records (``dominoai.record/1``): read, check, replay and write.
+
+A record is how a user saves a game, reproduces a bug or checks a rule
+(format: ``DESIGN.md``, "Record format"). :func:`load_record` reads one and
+checks its form (rules, seats, deals, tiles, move shapes); :func:`replay`
+plays it through the engine, checking every move against the rules, and
+returns the result that ``dominoai replay FILE --json`` prints;
+:func:`record_from_match` and :func:`save_record` write one from a played
+:class:`~dominoai.game.Match`.
+
+Every problem raises :class:`RecordError`, whose message is one line that
+names the hand and the move (both 1-based; moves count the record's own
+entries, forced events included) and the reason.
+
+>>> rec = {"format": "dominoai.record/1", "rules": "block",
+...        "hands": [{"deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
+...                            ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
+...                   "leader": 0,
+...                   "moves": [{"tile": "6:6"}, {"tile": "6:5", "end": "right"},
+...                             {"pass": True}]}]}
+>>> replay(rec)
+Traceback (most recent call last):
+...
+dominoai.records.RecordError: hand 1, move 3: pass while able to play (seat 1 holds 5:0 for the right end)
+>>> rec["hands"][0]["moves"][2:] = [{"tile": "5:5", "end": "right"}]
+>>> replay(rec).to_dict()["hands"][0]["end"] is None   # the record stops mid-hand
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .engine import kernels as K
+from .game import END_NAMES, Hand, IllegalMoveError, Match, Move
+from .rules import Rules, get_rules
+from .tiles import N_TILES, Tile, TileSet, parse_tile
+
+__all__ = [
+    "FORMAT",
+    "RecordError",
+    "RecordMove",
+    "HandRecord",
+    "Record",
+    "ReplayResult",
+    "load_record",
+    "parse_record",
+    "replay",
+    "record_from_match",
+    "save_record",
+    "dumps_record",
+]
+
+FORMAT = "dominoai.record/1"
+
+_HAND_KEYS = ("deal", "boneyard", "leader", "moves")
+_MOVE_SHAPES = "a move is {tile, end}, {draw: k}, {pass: true} or {replace: true}"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed. ``str(err)`` is one line:
+    ``"hand H, move M: reason"`` (or ``"hand H, deal: ..."``, or just the
+    reason for problems of the whole record). ``hand`` and ``move`` are the
+    1-based positions (None when they do not apply); ``reason`` the why."""
+
+    def __init__(self, reason: str, hand: int | None = None, move: "int | str | None" = None):
+        self.reason = " ".join(str(reason).split())
+        self.hand = hand
+        self.move = move
+        where = ""
+        if hand is not None:
+            where = f"hand {hand}"
+            if isinstance(move, int):
+                where += f", move {move}"
+            elif move:
+                where += f", {move}"
+            where += ": "
+        super().__init__(where + self.reason)
+
+
+# ---------------------------------------------------------------- the record
+@dataclass(frozen=True)
+class RecordMove:
+    """One entry of a hand's ``moves``: ``kind`` is ``play`` (``tile``, ``end``
+    or None, and ``text``: the tile as written, whose first pip is the left
+    end when it is the lead), ``draw`` (``count``), ``pass`` or ``replace``."""
+
+    kind: str
+    tile: Tile | None = None
+    end: int | None = None
+    text: str | None = None
+    count: int = 0
+
+    def to_dict(self) -> dict:
+        if self.kind == "play":
+            d: dict[str, Any] = {"tile": self.text or str(self.tile)}
+            if self.end is not None:
+                d["end"] = END_NAMES[self.end]
+            return d
+        if self.kind == "draw":
+            return {"draw": self.count}
+        return {self.kind: True}
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand of a record: the deal (one tuple of tiles per seat), the
+    boneyard in draw order (None: left out, allowed where nothing is drawn),
+    the leader (None: decided by the rules) and the moves."""
+
+    deal: tuple
+    boneyard: tuple | None
+    leader: int | None
+    moves: tuple
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"deal": [[str(t) for t in seat] for seat in self.deal]}
+        if self.boneyard is not None:
+            d["boneyard"] = [str(t) for t in self.boneyard]
+        if self.leader is not None:
+            d["leader"] = self.leader
+        d["moves"] = [m.to_dict() for m in self.moves]
+        return d
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record whose form has been checked (see :func:`load_record`)."""
+
+    rules: Rules
+    hands: tuple
+    seats: tuple | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_record()}
+        if self.seats is not None:
+            d["seats"] = list(self.seats)
+        d.update(self.extra)
+        d["hands"] = [h.to_dict() for h in self.hands]
+        return d
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _parse_rules(v) -> Rules:
+    if v is None:
+        raise RecordError("the record gives no rules (a preset name or {\"preset\": ..., overrides})")
+    if isinstance(v, str):
+        name, overrides = v, {}
+    elif isinstance(v, dict):
+        if not isinstance(v.get("preset"), str):
+            raise RecordError("rules: an object needs \"preset\": a preset name")
+        overrides = {k: x for k, x in v.items() if k != "preset"}
+        name = v["preset"]
+    else:
+        raise RecordError(f"rules must be a preset name or an object, not {json.dumps(v)}")
+    try:
+        return get_rules(name, **overrides)
+    except (ValueError, TypeError) as e:
+        raise RecordError(f"rules: {e}") from None
+
+
+def _parse_tiles(v, what: str, hand: int, where: str) -> tuple:
+    if not isinstance(v, list):
+        raise RecordError(f"{what} must be a list of tiles like \"6:4\"", hand, where)
+    out = []
+    for x in v:
+        try:
+            out.append(Tile(parse_tile(x)))
+        except ValueError as e:
+            raise RecordError(f"{what}: {e}", hand, where) from None
+    return tuple(out)
+
+
+def _parse_move(mv, hand: int, i: int) -> RecordMove:
+    if not isinstance(mv, dict) or not mv:
+        raise RecordError(f"{json.dumps(mv)} is not a move; {_MOVE_SHAPES}", hand, i)
+    keys = set(mv)
+    if "tile" in keys:
+        extra = keys - {"tile", "end"}
+        if extra:
+            raise RecordError(f"unexpected {', '.join(sorted(extra))} in a tile move; {_MOVE_SHAPES}", hand, i)
+        text = mv["tile"]
+        try:
+            tile = Tile(parse_tile(text))
+        except ValueError as e:
+            raise RecordError(str(e), hand, i) from None
+        end = mv.get("end")
+        if end is not None:
+            if not isinstance(end, str) or end.strip().lower() not in END_NAMES:
+                raise RecordError(f"the end {json.dumps(end)} does not exist; ends are left, right, up, down",
+                                  hand, i)
+            end = END_NAMES.index(end.strip().lower())
+        return RecordMove("play", tile, end, "".join(text.split()))
+    if len(keys) != 1:
+        raise RecordError(f"{json.dumps(mv)} mixes {' and '.join(sorted(keys))}; {_MOVE_SHAPES}", hand, i)
+    (kind,) = keys
+    v = mv[kind]
+    if kind == "draw":
+        if not _is_int(v) or v < 1:
+            raise RecordError(f"a draw gives the number of tiles drawn (1 or more), not {json.dumps(v)}", hand, i)
+        return RecordMove("draw", count=v)
+    if kind in ("pass", "replace"):
+        if v is not True:
+            raise RecordError(f"write {{\"{kind}\": true}}, not {json.dumps(mv)}", hand, i)
+        return RecordMove(kind)
+    raise RecordError(f"unknown move key {kind!r}; {_MOVE_SHAPES}", hand, i)
+
+
+def _parse_hand(h, hi: int, rules: Rules) -> HandRecord:
+    if not isinstance(h, dict):
+        raise RecordError("a hand is an object with deal, boneyard, leader and moves", hi)
+    extra = [k for k in h if k not in _HAND_KEYS]
+    if extra:
+        raise RecordError(f"unknown key {extra[0]!r} (a hand has {', '.join(_HAND_KEYS)})", hi)
+    if "deal" not in h:
+        raise RecordError("the hand has no deal", hi)
+    deal = h["deal"]
+    if not isinstance(deal, list):
+        raise RecordError("the deal must be a list with one list of tiles per seat", hi, "deal")
+    if len(deal) != rules.players:
+        raise RecordError(f"the deal has {len(deal)} hands; these rules ({rules.preset}) have "
+                          f"{rules.players} players", hi, "deal")
+    hands = tuple(_parse_tiles(d, f"seat {s}'s hand", hi, "deal") for s, d in enumerate(deal))
+    for s, tiles in enumerate(hands):
+        if len(tiles) != rules.hand_size:
+            raise RecordError(f"seat {s} was dealt {len(tiles)} tiles; the rules deal {rules.hand_size}",
+                              hi, "deal")
+    bone = None
+    if "boneyard" in h:
+        bone = _parse_tiles(h["boneyard"], "the boneyard", hi, "boneyard")
+    elif rules.drawing:
+        raise RecordError(f"these rules ({rules.preset}) draw from the boneyard: the record must give it "
+                          f"in draw order", hi, "boneyard")
+    seen: set[int] = set()
+    for t in [t for seat in hands for t in seat] + list(bone or ()):
+        if t.id in seen:
+            raise RecordError(f"tile {t} appears twice", hi, "deal")
+        seen.add(t.id)
+    if bone is not None and len(seen) != N_TILES:
+        missing = " ".join(str(Tile(t)) for t in range(N_TILES) if t not in seen)
+        raise RecordError(f"the deal and boneyard miss {missing}; they must be the whole set", hi, "boneyard")
+    leader = h.get("leader")
+    if leader is not None and (not _is_int(leader) or not 0 <= leader < rules.players):
+        raise RecordError(f"the leader must be a seat 0..{rules.players - 1}, not {json.dumps(leader)}",
+                          hi, "leader")
+    moves = h.get("moves", [])
+    if not isinstance(moves, list):
+        raise RecordError("moves must be a list", hi, "moves")
+    return HandRecord(hands, bone, leader, tuple(_parse_move(m, hi, i) for i, m in enumerate(moves, 1)))
+
+
+def parse_record(data) -> Record:
+    """Check the form of a record given as a ``dict`` (parsed JSON).
+
+    :raises RecordError: not a ``dominoai.record/1`` object, bad or unknown
+        rules, seats of the wrong length, a deal that is not the set (wrong
+        hand sizes, unknown or repeated tiles), a missing boneyard in a
+        preset that draws, a bad leader or a move of no known shape.
+    """
+    if isinstance(data, Record):
+        return data
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        got = data.get("format")
+        raise RecordError(f"not a {FORMAT} record (format is {json.dumps(got)})" if got is not None
+                          else f"not a {FORMAT} record (no \"format\" key)")
+    rules = _parse_rules(data.get("rules"))
+    seats = data.get("seats")
+    if seats is not None:
+        if not isinstance(seats, list) or len(seats) != rules.players \
+                or not all(isinstance(s, str) for s in seats):
+            raise RecordError(f"seats must be a list of {rules.players} names (one per seat)")
+        seats = tuple(seats)
+    hands = data.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("the record needs \"hands\": a list of hands")
+    extra = {k: v for k, v in data.items() if k not in ("format", "rules", "seats", "hands")}
+    return Record(rules, tuple(_parse_hand(h, i, rules) for i, h in enumerate(hands, 1)), seats, extra)
+
+
+def load_record(source) -> Record:
+    """A record from a JSON file (path), a parsed ``dict`` or a :class:`Record`,
+    with its form checked (:func:`parse_record`); :func:`replay` checks the play.
+
+    :raises RecordError: the file cannot be read or is not JSON, or the form
+        is wrong.
+    """
+    if isinstance(source, (Record, dict)):
+        return parse_record(source)
+    if not isinstance(source, (str, os.PathLike)):
+        raise RecordError(f"a record is a path, a dict or a Record, not {type(source).__name__}")
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"cannot read {os.fspath(source)}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{os.fspath(source)} is not UTF-8 text") from None
+    return parse_record(_loads(text))
+
+
+def _loads(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"invalid JSON: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"invalid JSON: {e}") from None
+
+
+# ---------------------------------------------------------------- replay
+@dataclass
+class ReplayResult:
+    """What ``dominoai replay FILE --json`` prints (DESIGN.md): per hand
+    ``end``, ``winner``, ``points``, ``pips``; ``scores``, ``winner``,
+    ``finished``; ``dry_goat`` (Kozel) and ``goals`` (Dominoball) where they
+    apply. ``match`` is the replayed :class:`Match` (hands, events);
+    ``notes[h]`` maps an event index of hand ``h`` to the points each side
+    made by that move, where it made any before the hand ended."""
+
+    hands: list
+    scores: list
+    winner: int | None
+    finished: bool
+    dry_goat: bool | None = None
+    goals: list | None = None
+    match: Match | None = field(default=None, repr=False, compare=False)
+    record: Record | None = field(default=None, repr=False, compare=False)
+    notes: list = field(default_factory=list, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        d = {"hands": [dict(h) for h in self.hands], "scores": list(self.scores),
+             "winner": self.winner, "finished": self.finished}
+        if self.dry_goat is not None:
+            d["dry_goat"] = self.dry_goat
+        if self.goals is not None:
+            d["goals"] = list(self.goals)
+        return d
+
+    def summary(self) -> str:
+        """A readable hand-by-hand account: deal, moves, result; final scores."""
+        return _summary(self)
+
+
+def match_outcome(match: Match) -> dict:
+    """The replay result of a match as it stands (the ``--json`` object).
+
+    A hand still being played reports ``end``/``winner`` None, its points so
+    far and the pips now; its points count in ``scores`` already.
+    """
+    r = match.rules
+    hands = []
+    for h in match.hands:
+        res = h.result
+        if res is None:
+            hands.append({"end": None, "winner": None, "points": list(h.points),
+                          "pips": [h.tiles(s).pips for s in range(r.players)]})
+        else:
+            hands.append(res.to_dict())
+    scores = list(match.scores)
+    cur = match.current
+    if cur is not None and not cur.over:
+        scores = [a + b for a, b in zip(scores, cur.points)]
+    mr = match.result
+    out = {"hands": hands, "scores": scores, "winner": mr.winner, "finished": mr.finished}
+    if r.hand_scoring == "losers_record":
+        out["dry_goat"] = bool(mr.dry_goat)
+    if r.hand_scoring == "strikes":
+        out["goals"] = [int(K.goals_for(s)) for s in scores]
+    return out
+
+
+def _can_play_note(hand: Hand) -> str:
+    s = hand.seat
+    if not hand.ends:
+        return f"seat {s} is to lead"
+    if hand.must_play is not None:
+        return f"seat {s} must play {hand.must_play}, the tile it drew"
+    for m in hand.legal_moves():
+        if not m.replace:
+            return f"seat {s} holds {m.tile} for the {END_NAMES[m.end]} end"
+    return f"seat {s} can play"  # pragma: no cover - the engine waits only on a seat that can
+
+
+def _over_note(hand: Hand, ended_at: int | None) -> str:
+    res = hand.result
+    how = {"domino": "domino", "blocked": "blocked"}.get(res.end, "cut short: the match target was reached")
+    when = f" at move {ended_at}" if ended_at else ""
+    return f"the hand is over (it ended{when}, {how}); nothing may follow"
+
+
+def _replay_hand(hand: Hand, hr: HandRecord, hi: int) -> dict:
+    """Play the record's moves on ``hand``; return notes (event index -> points)."""
+    rules = hand.rules
+    cursor = 0          # first event not yet matched by the record
+    ended_at = None     # the record's move after which the hand ended
+    notes: dict[int, tuple] = {}
+    for i, mv in enumerate(hr.moves, 1):
+        events = hand.events
+        if mv.kind in ("draw", "pass"):
+            # forced events the record left out are filled in; a given one must happen
+            j = next((k for k in range(cursor, len(events)) if events[k].kind == mv.kind), None)
+            if j is not None:
+                ev = events[j]
+                if mv.kind == "draw" and ev.count != mv.count:
+                    raise RecordError(f"draw {mv.count} given, but seat {ev.seat} draws {ev.count} here "
+                                      f"(a draw is the whole forced draw of the turn)", hi, i)
+                cursor = j + 1
+                if hand.over and ended_at is None:
+                    ended_at = i
+                continue
+            if hand.over:
+                raise RecordError(_over_note(hand, ended_at), hi, i)
+            if mv.kind == "draw" and not rules.drawing:
+                raise RecordError(f"a draw, but these rules ({rules.preset}) never draw", hi, i)
+            drawn = [e for e in events[cursor:] if e.kind == "draw"]
+            if mv.kind == "draw" and drawn:
+                raise RecordError(f"a second draw in one turn (seat {drawn[0].seat} drew "
+                                  f"{drawn[0].count}: a draw is the whole forced draw)", hi, i)
+            raise RecordError(f"{mv.kind} while able to play ({_can_play_note(hand)})", hi, i)
+        if hand.over:
+            raise RecordError(_over_note(hand, ended_at), hi, i)
+        before = hand.points
+        n0 = len(events)
+        try:
+            if mv.kind == "replace":
+                hand.play(Move.replacement())
+            elif not hand.ends:  # the lead: no end; the first pip as written is the left end
+                if mv.end in (2, 3):
+                    raise IllegalMoveError(f"{mv.tile}: the lead takes no {END_NAMES[mv.end]} end "
+                                           f"(left/right are accepted and ignored)")
+                first = int(mv.text.split(":")[0]) if mv.text else mv.tile.high
+                hand.play(Move(mv.tile), orientation=1 if first < max(mv.tile.high, mv.tile.low)
+                          and first == mv.tile.low and not mv.tile.is_double else 0)
+            else:
+                hand.play(Move(mv.tile, mv.end))
+        except IllegalMoveError as e:
+            raise RecordError(str(e), hi, i) from None
+        cursor = n0 + 1
+        if hand.over:
+            ended_at = i
+        else:
+            got = tuple(a - b for a, b in zip(hand.points, before))
+            if any(got):
+                notes[n0] = got
+    return notes
+
+
+def replay(record) -> ReplayResult:
+    """Replay a record (path, ``dict`` or :class:`Record`), checking every move.
+
+    Forced draws and passes the record leaves out are filled in; those it
+    gives must be what the rules force (a ``{"draw": k}`` is the whole draw
+    of that turn). The last hand may stop before its end; an earlier one
+    may not.
+
+    :raises RecordError: one line naming the hand, the move and why.
+    """
+    rec = load_record(record)
+    rules = rec.rules
+    match = Match(rules, seed=0)
+    notes = []
+    for hi, hr in enumerate(rec.hands, 1):
+        prev = match.current
+        if prev is not None and not prev.over:
+            n = len(rec.hands[hi - 2].moves)
+            raise RecordError(f"moves missing: the hand is not over (seat {prev.seat} to play) "
+                              f"but hand {hi} follows", hi - 1, n + 1)
+        if match.finished:
+            raise RecordError(f"the match finished with hand {hi - 1}; no hand may follow", hi)
+        if hi == 1 and rules.first_lead == "lot" and hr.leader is None:
+            raise RecordError(f"these rules ({rules.preset}) leave the first lead to lot: "
+                              f"the record must give the leader", hi, "leader")
+        try:
+            hand = match.new_hand([[t.id for t in s] for s in hr.deal],
+                                  None if hr.boneyard is None else [t.id for t in hr.boneyard],
+                                  hr.leader)
+        except ValueError as e:
+            what = "leader" if "leader" in str(e) else "deal"
+            raise RecordError(str(e), hi, what) from None
+        notes.append(_replay_hand(hand, hr, hi))
+    out = match_outcome(match)
+    return ReplayResult(out["hands"], out["scores"], out["winner"], out["finished"],
+                        out.get("dry_goat"), out.get("goals"), match, rec, notes)
+
+
+# ---------------------------------------------------------------- writing
+def record_from_match(match: Match, seats: Iterable[str] | None = None) -> dict:
+    """The record of a match (as played so far) as a ``dict``: rules, seats,
+    and per hand the deal, the boneyard in draw order, the leader and every
+    move, forced draws and passes and Dominoball replacements included.
+    ``replay`` of it gives the match's results."""
+    r = match.rules
+    d: dict[str, Any] = {"format": FORMAT, "rules": r.to_record()}
+    if seats is not None:
+        seats = [str(s) for s in seats]
+        if len(seats) != r.players:
+            raise ValueError(f"seats: {len(seats)} names given for {r.players} players")
+        d["seats"] = seats
+    hands = []
+    for h in match.hands:
+        moves: list[dict] = []
+        for ev in h.events:
+            if ev.kind == "play":
+                if not moves or all(m.get("tile") is None for m in moves):
+                    # the lead: written with its left pip first (event end 1 = lower pip left)
+                    t = ev.tile
+                    text = f"{t.low}:{t.high}" if ev.end == 1 else f"{t.high}:{t.low}"
+                    moves.append({"tile": text})
+                else:
+                    moves.append({"tile": str(ev.tile), "end": END_NAMES[ev.end]})
+            elif ev.kind == "draw":
+                moves.append({"draw": ev.count})
+            else:
+                moves.append({ev.kind: True})
+        hands.append({
+            "deal": [[str(t) for t in h.dealt(s)] for s in range(r.players)],
+            "boneyard": [str(t) for t in h.boneyard],
+            "leader": h.leader,
+            "moves": moves,
+        })
+    d["hands"] = hands
+    return d
+
+
+def dumps_record(record) -> str:
+    """JSON text of a record, laid out for reading: one line per deal hand,
+    the boneyard on one line, one move per line."""
+    d = record.to_dict() if isinstance(record, Record) else record
+    j = json.dumps
+    lines = ["{"]
+    top = [k for k in d if k != "hands"]
+    for k in top:
+        lines.append(f"  {j(k)}: {j(d[k], ensure_ascii=False)},")
+    lines.append('  "hands": [')
+    for hi, h in enumerate(d.get("hands", [])):
+        lines.append("    {")
+        parts = []
+        for k, v in h.items():
+            if k == "deal":
+                inner = ",\n".join(f"      {j(seat)}" for seat in v)
+                parts.append(f'    "deal": [\n{inner}\n    ]')
+            elif k == "moves":
+                inner = ",\n".join(f"      {j(m)}" for m in v)
+                parts.append(f'    "moves": [\n{inner}\n    ]' if v else '    "moves": []')
+            else:
+                parts.append(f"    {j(k)}: {j(v)}")
+        lines.append(",\n".join(parts))
+        lines.append("    }" + ("," if hi < len(d["hands"]) - 1 else ""))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def save_record(record, path, seats: Iterable[str] | None = None) -> Path:
+    """Write a record (a :class:`Match`, a :class:`Record` or a record
+    ``dict``) as JSON to ``path``; return the path. A ``dict`` is checked
+    (:func:`parse_record`) before anything is written.
+
+    :raises RecordError: a ``dict`` that is not a valid record.
+    """
+    if isinstance(record, Match):
+        d = record_from_match(record, seats)
+    else:
+        if seats is not None:
+            raise ValueError("seats can be given only with a Match")
+        rec = parse_record(record)
+        d = record if isinstance(record, dict) else rec.to_dict()
+    path = Path(path)
+    path.write_text(dumps_record(d), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------- summary
+def _side_name(rules: Rules, side: int) -> str:
+    if rules.partnerships:
+        return f"pair {side} (seats {side}+{side + 2})"
+    return f"seat {side}"
+
+
+def _summary(res: ReplayResult) -> str:
+    match, rec = res.match, res.record
+    r = match.rules
+    unit = {"strikes": "strikes", "losers_record": "recorded"}.get(r.hand_scoring, "points")
+    seats = ""
+    if rec is not None and rec.seats:
+        seats = " (" + ", ".join(f"{i}: {s}" for i, s in enumerate(rec.seats)) + ")"
+    pairs = ", pairs 0+2 v 1+3" if r.partnerships else ""
+    out = [f"{r.preset}: {r.players} players{pairs}{seats}; target {r.target}"]
+    for hi, (h, hres) in enumerate(zip(match.hands, res.hands)):
+        out.append("")
+        out.append(f"Hand {hi + 1}: seat {h.leader} leads")
+        for s in range(r.players):
+            out.append(f"  seat {s} dealt {h.dealt(s)}")
+        if h.boneyard:
+            out.append(f"  boneyard ({len(h.boneyard)}): {' '.join(str(t) for t in h.boneyard)}")
+        notes = res.notes[hi] if hi < len(res.notes) else {}
+        lead = True
+        for k, ev in enumerate(h.events):
+            if ev.kind == "play" and lead:
+                t = ev.tile
+                text = f"{t.low}:{t.high}" if ev.end == 1 else f"{t.high}:{t.low}"
+                line = f"seat {ev.seat} leads {text}"
+                lead = False
+            else:
+                line = str(ev)
+            if k in notes:
+                got = ", ".join(f"{_side_name(r, s)} {'+' if v > 0 else ''}{v}"
+                                for s, v in enumerate(notes[k]) if v)
+                line += f"  [{got} {unit}]"
+            out.append(f"  {k + 1:3d}. {line}")
+        end = hres["end"]
+        if end is None:
+            how = "cut short (the match target was reached)" if h.over else "unfinished (the record stops here)"
+        else:
+            how = end
+        w = hres["winner"]
+        won = f"; {_side_name(r, w)} wins" if w is not None else ("; nobody wins" if h.over else "")
+        out.append(f"  result: {how}{won}")
+        out.append(f"  {unit}: " + "  ".join(f"{_side_name(r, s)} {p}" for s, p in enumerate(hres["points"])))
+        out.append("  pips left: " + "  ".join(f"seat {s} {p}" for s, p in enumerate(hres["pips"])))
+    out.append("")
+    out.append("Scores: " + "  ".join(f"{_side_name(r, s)} {p}" for s, p in enumerate(res.scores)))
+    if res.goals is not None:
+        out.append("Goals: " + "  ".join(f"{_side_name(r, s)} {g}" for s, g in enumerate(res.goals)))
+    if res.finished:
+        if res.winner is None:
+            out.append("Match finished: drawn")
+        else:
+            goat = " (a dry goat)" if res.dry_goat else ""
+            out.append(f"Match finished: {_side_name(r, res.winner)} wins{goat}")
+    else:
+        out.append("Match not finished")
+    return "\n".join(out)
