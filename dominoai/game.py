@@ -483,6 +483,12 @@ class Hand:
             tuple(int(K.mask_pips(st[L.S_HAND + i])) for i in range(r.players)),
         )
 
+    def observe(self, seat: int | None = None):
+        """The :class:`~dominoai.observation.Observation` of ``seat`` (default:
+        the seat to move): what that seat may know, and nothing else."""
+        from .observation import observe
+        return observe(self, self.seat if seat is None else seat)
+
     # -- moves
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to decide (empty once the hand is over).

@@ -1,0 +1,167 @@
+"""The bot protocol, the registry, and ``make_bot`` for spec strings.
+
+A bot is any object with ``act(observation) -> Move`` (and a ``name``). It
+is given an :class:`~dominoai.observation.Observation` only, never the
+state, and gets its seed at construction. ``make_bot("insane:worlds=400,seed=3")``
+builds a registered bot from a spec string; parameters are typed and
+validated against the bot's ``PARAMS``.
+
+>>> bot = make_bot("easy:seed=1")
+>>> bot.spec
+'easy:seed=1'
+>>> make_bot("easy:speed=3")
+Traceback (most recent call last):
+...
+ValueError: bot 'easy' has no parameter 'speed'; its parameters are: seed
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from ..game import Move
+from ..observation import Observation
+
+__all__ = ["Bot", "BaseBot", "Param", "register_bot", "make_bot", "bot_names", "parse_spec", "BOTS"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """What the harness needs of a bot."""
+
+    name: str
+
+    def act(self, observation: Observation) -> Move:  # pragma: no cover - protocol
+        ...
+
+
+@dataclass(frozen=True)
+class Param:
+    """A bot parameter: its type (int, float, bool or str), default and meaning."""
+
+    type: type
+    default: Any
+    help: str = ""
+    choices: tuple | None = None
+    min: float | None = None
+
+    def parse(self, bot: str, name: str, value: Any) -> Any:
+        try:
+            if self.type is bool and isinstance(value, str):
+                low = value.strip().lower()
+                if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError
+                v = low in ("1", "true", "yes", "on")
+            elif self.type is int and isinstance(value, float) and not value.is_integer():
+                raise ValueError
+            else:
+                v = self.type(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"bot {bot!r}: parameter {name} must be {self.type.__name__} "
+                             f"(got {value!r})") from None
+        if self.choices is not None and v not in self.choices:
+            raise ValueError(f"bot {bot!r}: parameter {name} must be one of "
+                             f"{', '.join(map(str, self.choices))} (got {v!r})")
+        if self.min is not None and v < self.min:
+            raise ValueError(f"bot {bot!r}: parameter {name} must be >= {self.min} (got {v!r})")
+        return v
+
+
+class BaseBot:
+    """Base for registered bots: typed parameters from ``PARAMS`` and a seeded
+    ``numpy.random.Generator`` in ``self.rng``. Subclasses implement ``act``."""
+
+    name = "base"
+    PARAMS: dict[str, Param] = {}
+
+    def __init__(self, seed: int | None = None, **params):
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.params: dict[str, Any] = {}
+        for k, p in self.PARAMS.items():
+            self.params[k] = p.parse(self.name, k, params.pop(k)) if k in params else p.default
+        if params:
+            k = next(iter(params))
+            raise ValueError(f"bot {self.name!r} has no parameter {k!r}; its parameters are: "
+                             f"{', '.join(['seed', *self.PARAMS])}")
+        for k, v in self.params.items():
+            setattr(self, k, v)
+
+    @property
+    def spec(self) -> str:
+        """The spec string that rebuilds this bot (non-default parameters only)."""
+        parts = [f"{k}={v}" for k, v in self.params.items() if v != self.PARAMS[k].default]
+        if self.seed is not None:
+            parts.append(f"seed={self.seed}")
+        return self.name + (":" + ",".join(parts) if parts else "")
+
+    def act(self, observation: Observation) -> Move:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<bot {self.spec}>"
+
+
+BOTS: dict[str, Callable[..., Bot]] = {}
+
+
+def register_bot(name: str, factory: Callable[..., Bot] | None = None):
+    """Register a bot class or factory under ``name`` (usable as a decorator).
+
+    The factory is called as ``factory(seed=..., **params)``.
+    """
+    def deco(f):
+        if not name or ":" in name or "," in name:
+            raise ValueError(f"bad bot name {name!r}")
+        BOTS[name] = f
+        return f
+
+    return deco(factory) if factory is not None else deco
+
+
+def bot_names() -> list[str]:
+    return sorted(BOTS)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"insane:worlds=400,seed=3"`` -> ``("insane", {"worlds": "400", "seed": "3"})``.
+
+    :raises ValueError: an empty name or a parameter not written ``key=value``.
+    """
+    name, _, rest = str(spec).strip().partition(":")
+    name = name.strip()
+    if not name:
+        raise ValueError(f"empty bot spec {spec!r}")
+    params: dict[str, str] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            k, eq, v = item.partition("=")
+            if not eq or not k.strip():
+                raise ValueError(f"bot spec {spec!r}: write parameters as key=value, got {item!r}")
+            params[k.strip()] = v.strip()
+    return name, params
+
+
+def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
+    """A bot from a spec string (``"hard"``, ``"insane:worlds=400,seed=3"``) or
+    an existing bot (returned as is). ``seed`` applies when the spec names none.
+
+    :raises ValueError: an unknown bot (listing the registered ones), an
+        unknown parameter (listing the valid ones) or a value of the wrong type.
+    """
+    if not isinstance(spec, str):
+        if hasattr(spec, "act"):
+            return spec
+        raise ValueError(f"not a bot spec: {spec!r}")
+    name, params = parse_spec(spec)
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
+    if "seed" in params:
+        try:
+            seed = int(params.pop("seed"))
+        except ValueError:
+            raise ValueError(f"bot {name!r}: parameter seed must be int") from None
+    return BOTS[name](seed=seed, **params)
