@@ -1,0 +1,345 @@
+#!/usr/bin/env python
+"""Random-playout throughput of the engine, per preset, on one core.
+
+For every preset (``dominoai.preset_names()``, or ``--presets``) it measures
+random hands per second of:
+
+- the engine's batch playout: ``dominoai.engine.fast.simulate_fast`` when that
+  module exists, else ``dominoai.engine.kernels.simulate`` (``--playout``
+  forces one); a warm-up call first so numba compilation is excluded, then the
+  best of ``--repeats`` timed calls of ``--hands`` hands each;
+- the plain-Python reference (``tests/reference.py`` ``RefMatch``, uniformly
+  random legal moves; ``--ref-hands`` hands, best of ``--repeats``);
+- OpenSpiel's ``python_block_dominoes`` / ``python_team_dominoes`` (random
+  games, chance outcomes included) for the ``openspiel_*`` presets, when
+  ``open_spiel`` is installed (``--os-games`` games, best of ``--repeats``).
+
+A "hand" is the same unit everywhere: shuffle and deal, lead, random legal
+moves to the end of the hand (forced draws and passes included).
+
+It prints a table and writes everything to ``--out`` as JSON. See
+``benchmarks/README.md``.
+
+Usage::
+
+    python benchmarks/bench_engine.py
+    python benchmarks/bench_engine.py --hands 2000000 --presets block draw
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import importlib
+import importlib.util
+import json
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+DEFAULT_OUT = HERE / "results" / "engine.json"
+
+# hands/s targets (engine, one core); every preset not listed: DEFAULT_TARGET
+TARGETS = {"block": 4_000_000, "draw": 1_800_000}
+DEFAULT_TARGET = 1_000_000
+
+OPENSPIEL_GAMES = {"openspiel_block": "python_block_dominoes", "openspiel_team": "python_team_dominoes"}
+
+
+# ---------------------------------------------------------------- setup
+def pin_one_core(core: int | None) -> int | None:
+    """Restrict this process to one CPU; returns the core, None where unsupported."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    if core is None:
+        core = _least_busy(allowed)
+    elif core not in allowed:
+        raise SystemExit(f"--core {core} is not available (allowed: {allowed})")
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def _least_busy(cores: list[int]) -> int:
+    """The core of ``cores`` with the most idle time over a short sample (Linux
+    ``/proc/stat``); the last one when that cannot be read."""
+    def idle():
+        out = {}
+        with open("/proc/stat") as f:
+            for line in f:
+                name, *vals = line.split()
+                if name.startswith("cpu") and name[3:].isdigit():
+                    out[int(name[3:])] = int(vals[3]) + int(vals[4])  # idle + iowait
+        return out
+    try:
+        a = idle()
+        time.sleep(0.3)
+        b = idle()
+        return max(reversed(cores), key=lambda c: b.get(c, 0) - a.get(c, 0))
+    except (OSError, ValueError, IndexError):
+        return cores[-1]
+
+
+def pick_playout(choice: str):
+    """``(function, name, note)`` of the batch playout to benchmark."""
+    from dominoai.engine import kernels
+
+    note = ""
+    if choice in ("auto", "fast"):
+        if importlib.util.find_spec("dominoai.engine.fast") is not None:
+            try:
+                fast = importlib.import_module("dominoai.engine.fast")
+                return fast.simulate_fast, "dominoai.engine.fast.simulate_fast", note
+            except Exception as e:  # exists but broken: say so, loudly
+                note = f"dominoai.engine.fast exists but failed to import ({type(e).__name__}: {e})"
+                if choice == "fast":
+                    raise SystemExit(note)
+        elif choice == "fast":
+            raise SystemExit("--playout fast: dominoai.engine.fast does not exist")
+        else:
+            note = "dominoai.engine.fast not found"
+    return kernels.simulate, "dominoai.engine.kernels.simulate", note
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+# ---------------------------------------------------------------- measurements
+def bench_engine(sim, rules, n_hands: int, repeats: int, seed: int) -> dict:
+    rv = rules.vector()
+    warm = np.zeros(16, np.int64)
+    sim(rv, seed, 1000, warm)  # compile (or load from cache) and warm up
+    times, cpu = [], []
+    stats = None
+    for r in range(repeats):
+        stats = np.zeros(16, np.int64)
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        sim(rv, seed + 1 + r, n_hands, stats)
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    ended = int(stats[4] + stats[5] + stats[6])
+    if ended != n_hands:
+        raise RuntimeError(f"{rules.preset}: the playout reported {ended} hand ends for {n_hands} hands")
+    best = min(range(repeats), key=times.__getitem__)
+    return {
+        "hands": n_hands,
+        "seconds": times,
+        "cpu_seconds": cpu,
+        "hands_per_s": n_hands / times[best],
+        # CPU time / wall time of the best repeat: well below 1 means another
+        # process shared the core and the wall-clock rate is pessimistic
+        "cpu_share": cpu[best] / times[best],
+        "moves_per_hand": float(stats[12]) / n_hands,
+        "domino_share": float(stats[4]) / n_hands,
+        "blocked_share": float(stats[5]) / n_hands,
+    }
+
+
+def _ref_hand(RefMatch, preset: str, rng: random.Random) -> None:
+    m = RefMatch(preset)
+    c = m.cfg
+    tiles = list(range(28))
+    rng.shuffle(tiles)
+    hs = c.hand_size
+    deal = [tiles[i * hs:(i + 1) * hs] for i in range(c.players)]
+    leader = rng.randrange(c.players) if c.first_lead == "lot" else None
+    m.new_hand(deal, tiles[c.players * hs:], leader)
+    while not m.hand_over():
+        moves = sorted(m.legal_moves())
+        m.play(moves[rng.randrange(len(moves))])
+
+
+def bench_reference(preset: str, n_hands: int, repeats: int, seed: int) -> dict:
+    sys.path.insert(0, str(REPO / "tests"))
+    try:
+        from reference import RefMatch
+    finally:
+        sys.path.pop(0)
+    times = []
+    for r in range(repeats):
+        rng = random.Random(seed + r)
+        t0 = time.perf_counter()
+        for _ in range(n_hands):
+            _ref_hand(RefMatch, preset, rng)
+        times.append(time.perf_counter() - t0)
+    return {"hands": n_hands, "seconds": times, "hands_per_s": n_hands / min(times)}
+
+
+def bench_openspiel(game_name: str, n_games: int, repeats: int, seed: int) -> dict:
+    import pyspiel
+    from open_spiel.python import games  # noqa: F401  (registers the python games)
+
+    game = pyspiel.load_game(game_name)
+    times = []
+    for r in range(repeats):
+        rng = random.Random(seed + r)
+        t0 = time.perf_counter()
+        for _ in range(n_games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+        times.append(time.perf_counter() - t0)
+    return {"game": game_name, "hands": n_games, "seconds": times, "hands_per_s": n_games / min(times)}
+
+
+# ---------------------------------------------------------------- output
+def _fmt_rate(x) -> str:
+    if x is None:
+        return "-"
+    if x >= 1e6:
+        return f"{x / 1e6:.2f}M"
+    if x >= 1e3:
+        return f"{x / 1e3:.1f}k"
+    return f"{x:.0f}"
+
+
+def _fmt_ratio(x) -> str:
+    return "-" if x is None else f"{x:,.0f}x"
+
+
+def print_table(rows: list[dict]) -> None:
+    head = ["preset", "engine h/s", "reference h/s", "openspiel h/s", "eng/ref", "eng/os",
+            "target h/s", "met?", "moves/hand"]
+    body = []
+    for r in rows:
+        body.append([
+            r["preset"], _fmt_rate(r["engine_hands_per_s"]), _fmt_rate(r["reference_hands_per_s"]),
+            _fmt_rate(r["openspiel_hands_per_s"]), _fmt_ratio(r["speedup_vs_reference"]),
+            _fmt_ratio(r["speedup_vs_openspiel"]), _fmt_rate(r["target_hands_per_s"]),
+            "yes" if r["target_met"] else "NO", f"{r['moves_per_hand']:.2f}",
+        ])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
+    line = lambda cells: "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)  # noqa: E731
+                                   for i, (c, w) in enumerate(zip(cells, widths)))
+    print(line(head))
+    print("  ".join("-" * w for w in widths))
+    for b in body:
+        print(line(b))
+
+
+def main(argv=None) -> int:
+    import dominoai
+    from dominoai import get_rules
+
+    names = dominoai.preset_names()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=1_000_000,
+                    help="engine hands per timed repeat (default 1,000,000)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT,
+                    help="JSON results path (default benchmarks/results/engine.json)")
+    ap.add_argument("--presets", nargs="+", default=None, metavar="PRESET",
+                    help=f"presets to run, space- or comma-separated (default all: {', '.join(names)})")
+    ap.add_argument("--repeats", type=int, default=3, help="timed repeats; the best counts (default 3)")
+    ap.add_argument("--ref-hands", type=int, default=2_000,
+                    help="reference hands per repeat (default 2,000; 0 skips the reference)")
+    ap.add_argument("--os-games", type=int, default=2_000,
+                    help="OpenSpiel games per repeat (default 2,000; 0 skips OpenSpiel)")
+    ap.add_argument("--playout", choices=("auto", "fast", "kernels"), default="auto",
+                    help="auto: fast.simulate_fast if dominoai/engine/fast.py exists, else kernels.simulate")
+    ap.add_argument("--core", type=int, default=None, help="CPU to pin to (default: the last allowed one)")
+    ap.add_argument("--seed", type=int, default=12345)
+    args = ap.parse_args(argv)
+
+    presets = names
+    if args.presets:
+        presets = [p for item in args.presets for p in item.split(",") if p]
+        unknown = [p for p in presets if p not in names]
+        if unknown:
+            ap.error(f"unknown preset(s) {', '.join(unknown)}; presets are: {', '.join(names)}")
+    if args.hands < 1 or args.repeats < 1:
+        ap.error("--hands and --repeats must be >= 1")
+
+    core = pin_one_core(args.core)
+    sim, sim_name, note = pick_playout(args.playout)
+    have_os = importlib.util.find_spec("open_spiel") is not None
+    print(f"playout: {sim_name}" + (f"  ({note})" if note else ""))
+    print(f"pinned to core: {core if core is not None else 'not supported here'};  cpu: {cpu_name()}")
+    print(f"engine: {args.hands:,} hands x {args.repeats} (best);  reference: {args.ref_hands:,} hands;  "
+          f"openspiel: {args.os_games:,} games{'' if have_os else ' (not installed)'}")
+    print()
+
+    rows = []
+    for p in presets:
+        rules = get_rules(p)
+        eng = bench_engine(sim, rules, args.hands, args.repeats, args.seed)
+        ref = bench_reference(p, args.ref_hands, args.repeats, args.seed) if args.ref_hands > 0 else None
+        osr = None
+        if p in OPENSPIEL_GAMES and have_os and args.os_games > 0:
+            osr = bench_openspiel(OPENSPIEL_GAMES[p], args.os_games, args.repeats, args.seed)
+        e = eng["hands_per_s"]
+        target = TARGETS.get(p, DEFAULT_TARGET)
+        rows.append({
+            "preset": p,
+            "players": rules.players,
+            "engine_hands_per_s": e,
+            "reference_hands_per_s": ref and ref["hands_per_s"],
+            "openspiel_hands_per_s": osr and osr["hands_per_s"],
+            "speedup_vs_reference": ref and e / ref["hands_per_s"],
+            "speedup_vs_openspiel": osr and e / osr["hands_per_s"],
+            "target_hands_per_s": target,
+            "target_met": e >= target,
+            "moves_per_hand": eng["moves_per_hand"],
+            "engine": eng,
+            "reference": ref,
+            "openspiel": osr,
+        })
+        share = eng["cpu_share"]
+        warn = "  <- core shared with another process: rate understated" if share < 0.95 else ""
+        print(f"  {p}: engine {_fmt_rate(e)} hands/s (cpu share {share:.2f}){warn}", flush=True)
+    print()
+    print_table(rows)
+    met = sum(r["target_met"] for r in rows)
+    print(f"\n{met}/{len(rows)} presets meet their target  (playout: {sim_name})")
+    contended = [r["preset"] for r in rows if r["engine"]["cpu_share"] < 0.95]
+    if contended:
+        print(f"warning: the core was shared during {', '.join(contended)} (cpu share < 0.95); "
+              f"rerun on a quiet machine")
+
+    import numba
+    result = {
+        "benchmark": "engine random playouts, one core",
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "playout": sim_name,
+        "playout_note": note,
+        "pinned_core": core,
+        "cpu": cpu_name(),
+        "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "dominoai": dominoai.__version__,
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "targets": {p: TARGETS.get(p, DEFAULT_TARGET) for p in presets},
+        "all_targets_met": met == len(rows),
+        "results": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
