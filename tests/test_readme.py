@@ -1,0 +1,34 @@
+"""The README stays true: its examples run, and CI runs its test command."""
+import doctest
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+
+
+def _commands():
+    return re.findall(r"```bash\n(.+?)\n```", README)
+
+
+def test_readme_examples_run():
+    parser = doctest.DocTestParser()
+    blocks = re.findall(r"```python\n(.+?)```", README, re.S)
+    assert blocks
+    for i, block in enumerate(blocks):
+        test = parser.get_doctest(block, {}, f"README block {i}", "README.md", 0)
+        result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test)
+        assert result.failed == 0, f"README python block {i} failed"
+
+
+def test_ci_runs_the_readme_test_command():
+    cmds = _commands()
+    test_cmd = [c for c in cmds if "pytest" in c]
+    assert len(test_cmd) == 1, cmds
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert test_cmd[0] in ci, f"{test_cmd[0]!r} is not a line of .ci/run"
+
+
+def test_readme_main_job_is_a_dominoai_command():
+    main = [c for c in _commands() if "pytest" not in c]
+    assert len(main) == 1 and "dominoai " in main[0]
