@@ -19,7 +19,7 @@ from .kernels import (
 )
 from .layout import (
     ENDS_NONE, MAX_EVENTS, MOVE_REPLACE, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
-    R_HAND_SIZE, R_PLAYERS, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_PLAYED, S_SCORE, SPIN_NONE,
+    R_HAND_SIZE, R_PLAYERS, S_CARRY, S_HAND_NO, S_MATCH_OVER, S_MATCH_WINNER, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_LEAD_TILE, S_PLAYED, S_SCORE, SPIN_NONE,
     S_BONE_END, S_BONE_POS, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_LAST, S_LOG, S_MUST, S_NPLAYED, S_POINTS,
     S_REPL, S_SIZE, S_STATUS, S_WINNER, ST_BLOCKED, ST_CUT, ST_DOMINO,
 )
@@ -75,7 +75,7 @@ def _next_seat(st, rv, cur, om, drawing, reserve):
 @njit(cache=True)
 def _playout_line(st, rv, rs, ev):
     """playout_fast for a two-ended line (no spinner/base, no replacement):
-    the ends live in registers and are written back once at the end."""
+    the ends and counters live in registers and are written back at the end."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
@@ -84,51 +84,55 @@ def _playout_line(st, rv, rs, ev):
     cur = st[S_CUR]
     if cur < 0:
         return 0
-    if st[S_NPLAYED] == 0:
-        # the lead (generic path: it sets up the line)
-        hand = st[S_HAND + cur]
-        must = st[S_MUST]
-        tiles = hand if must < 0 else (hand & (_ONE << must))
-        apply_move(st, rv, ev, nth_tile(tiles, rng_below(rs, popcount(tiles))) * 4)
-        moves += 1
-        cur = st[S_CUR]
-    if cur < 0:
-        return moves
     lp = st[S_END_PIP]
     rp = st[S_END_PIP + 1]
     lk = st[S_END_KIND]
     rk = st[S_END_KIND + 1]
-    bpos = st[S_BONE_POS]
+    nplayed = st[S_NPLAYED]
+    played = st[S_PLAYED]
+    last = st[S_LAST]
     bend = st[S_BONE_END] - reserve
+    must = st[S_MUST]
     status = 0
     while True:
         hand = st[S_HAND + cur]
-        must = st[S_MUST]
         tiles = hand if must < 0 else (hand & (_ONE << must))
-        ml = tiles & _PM[lp]
-        if rp == lp and (not scoring or rk == lk):
-            mr = np.int64(0)
-        else:
-            mr = tiles & _PM[rp]
-        cl = popcount(ml)
-        x = rng_below(rs, cl + popcount(mr))
         moves += 1
-        if x < cl:
-            t = nth_tile(ml, x)
-            lp = _HI[t] + _LO[t] - lp
+        if nplayed == 0:
+            # the lead: any of its tiles, higher pip on the left
+            t = nth_tile(tiles, rng_below(rs, popcount(tiles)))
+            lp = _HI[t]
+            rp = _LO[t]
             lk = _DB[t]
+            rk = lk
+            st[S_LEAD_TILE] = t
         else:
-            t = nth_tile(mr, x - cl)
-            rp = _HI[t] + _LO[t] - rp
-            rk = _DB[t]
+            ml = tiles & _PM[lp]
+            if rp == lp and (not scoring or rk == lk):
+                mr = np.int64(0)
+            else:
+                mr = tiles & _PM[rp]
+            cl = popcount(ml)
+            x = rng_below(rs, cl + popcount(mr))
+            if x < cl:
+                t = nth_tile(ml, x)
+                lp = _HI[t] + _LO[t] - lp
+                lk = _DB[t]
+            else:
+                t = nth_tile(mr, x - cl)
+                rp = _HI[t] + _LO[t] - rp
+                rk = _DB[t]
+        must = -1
         hand &= ~(_ONE << t)
         st[S_HAND + cur] = hand
-        st[S_MUST] = -1
-        st[S_LAST] = cur
-        st[S_PLAYED] |= _ONE << t
-        st[S_NPLAYED] += 1
+        last = cur
+        played |= _ONE << t
+        nplayed += 1
         if scoring:
-            c = lp * (1 + lk) + rp * (1 + rk)
+            if nplayed == 1:
+                c = lp + rp
+            else:
+                c = lp * (1 + lk) + rp * (1 + rk)
             if c > 0 and c % 5 == 0:
                 sd = side_of(rv, cur)
                 st[S_POINTS + sd] += c
@@ -138,18 +142,32 @@ def _playout_line(st, rv, rs, ev):
         if hand == 0:
             status = ST_DOMINO
             break
-        st[S_BONE_POS] = bpos
-        nxt = _next_seat(st, rv, cur, _PM[lp] | _PM[rp], drawing, reserve)
-        bpos = st[S_BONE_POS]
-        if nxt < 0:
-            status = ST_BLOCKED
-            break
+        om = _PM[lp] | _PM[rp]
+        if not drawing or st[S_BONE_POS] >= bend:
+            nxt = cur
+            for _ in range(n):
+                nxt = nxt + 1 if nxt + 1 < n else 0
+                if st[S_HAND + nxt] & om:
+                    break
+            if not st[S_HAND + nxt] & om:
+                status = ST_BLOCKED
+                break
+        else:
+            st[S_MUST] = -1
+            nxt = _next_seat(st, rv, cur, om, drawing, reserve)
+            must = st[S_MUST]
+            if nxt < 0:
+                status = ST_BLOCKED
+                break
         cur = nxt
     st[S_END_PIP] = lp
     st[S_END_PIP + 1] = rp
     st[S_END_KIND] = lk
     st[S_END_KIND + 1] = rk
-    st[S_BONE_POS] = bpos
+    st[S_NPLAYED] = nplayed
+    st[S_PLAYED] = played
+    st[S_LAST] = last
+    st[S_MUST] = -1
     st[S_CUR] = cur
     _finish_hand(st, rv, status)
     return moves
@@ -248,9 +266,17 @@ def simulate_fast(rv, seed, n_hands, stats):
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
     k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
+    new_match(st, rv)
+    st[S_LOG] = 0
     for _ in range(n_hands):
-        new_match(st, rv)
-        st[S_LOG] = 0
+        # a fresh match: only the match fields need resetting (start_hand does the rest)
+        for s in range(4):
+            st[S_SCORE + s] = 0
+            st[S_REPL + s] = 0
+        st[S_HAND_NO] = 0
+        st[S_CARRY] = 0
+        st[S_MATCH_OVER] = 0
+        st[S_MATCH_WINNER] = -1
         deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
         stats[12] += playout_fast(st, rv, rs, ev)
