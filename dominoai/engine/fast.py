@@ -18,7 +18,8 @@ from .kernels import (
     deal_perm, lowest_tile, new_match, nth_tile, popcount, rng_below, start_hand,
 )
 from .layout import (
-    ENDS_NONE, MAX_EVENTS, MOVE_REPLACE, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
+    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, R_ZERO_LEAD, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, S_CAND,
+    S_SPIN, S_SPIN_TILE, S_VOID, R_FREE_REPL, MAX_EVENTS, MOVE_REPLACE, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
     R_HAND_SIZE, R_PLAYERS, S_CARRY, S_HAND_NO, S_MATCH_OVER, S_MATCH_WINNER, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_LEAD_TILE, S_PLAYED, S_SCORE, SPIN_NONE,
     S_BONE_END, S_BONE_POS, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_LAST, S_LOG, S_MUST, S_NPLAYED, S_POINTS,
     S_REPL, S_SIZE, S_STATUS, S_WINNER, ST_BLOCKED, ST_CUT, ST_DOMINO,
@@ -184,75 +185,202 @@ def playout_fast(st, rv, rs, ev):
 
 
 @njit(cache=True)
+def _replace(st, rv, cur):
+    """The Dominoball replacement, as kernels.apply_move does it (unlogged)."""
+    d = st[S_BONE + st[S_BONE_POS]]
+    st[S_BONE_POS] += 1
+    st[S_HAND + cur] |= _ONE << d
+    st[S_REPL + cur] += 1
+    st[S_VOID + cur] = 0
+    if st[S_REPL + cur] > rv[R_FREE_REPL]:
+        sd = side_of(rv, cur)
+        if st[S_POINTS + sd] > 0:
+            st[S_POINTS + sd] -= 1
+
+
+@njit(cache=True)
 def _playout_general(st, rv, rs, ev):
-    """playout_fast for any line (spinner, base, replacement)."""
+    """playout_fast for any line (spinner, base, replacement): the four ends
+    live in a small local array, the spinner state in registers."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
     max_repl = rv[R_MAX_REPL]
+    mode = rv[R_SPINNER]
+    emode = rv[R_END_SCORING]
+    kinds = mode != SPIN_NONE or emode != ENDS_NONE
     st[S_LOG] = 0
     moves = 0
     cur = st[S_CUR]
-    while cur >= 0:
+    if cur < 0:
+        return 0
+    ep = np.empty(4, np.int64)
+    ek = np.empty(4, np.int64)
+    status = 0
+    # the line in registers
+    for q in range(4):
+        ep[q] = st[S_END_PIP + q]
+        ek[q] = st[S_END_KIND + q]
+    c0 = st[S_CAND]
+    c1 = st[S_CAND + 1]
+    spin = st[S_SPIN]
+    spin_tile = st[S_SPIN_TILE]
+    nplayed = st[S_NPLAYED]
+    played = st[S_PLAYED]
+    last = st[S_LAST]
+    must = st[S_MUST]
+    while True:
         hand = st[S_HAND + cur]
-        must = st[S_MUST]
         tiles = hand if must < 0 else (hand & (_ONE << must))
         ra = 0
         if max_repl > 0 and must < 0 and st[S_REPL + cur] < max_repl and \
                 st[S_BONE_POS] < st[S_BONE_END] - reserve:
             ra = 1
-        if st[S_NPLAYED] == 0:
+        moves += 1
+        if nplayed == 0:
             c = popcount(tiles)
             r = rng_below(rs, c + ra)
             if r == c:
-                apply_move(st, rv, ev, MOVE_REPLACE)
-                moves += 1
-                cur = st[S_CUR]
+                _replace(st, rv, cur)
                 continue
             t = nth_tile(tiles, r)
             k = 0
         else:
-            rep = end_classes(st, rv)
+            rep = 0
             total = 0
-            for kk in range(4):
-                if (rep >> kk) & 1:
-                    total += popcount(tiles & _PM[st[S_END_PIP + kk]])
+            for q in range(4):
+                p = ep[q]
+                if p < 0:
+                    continue
+                dup = False
+                for j in range(q):
+                    if (rep >> j) & 1 and ep[j] == p and (not kinds or ek[j] == ek[q]):
+                        dup = True
+                if not dup:
+                    rep |= 1 << q
+                    total += popcount(tiles & _PM[p])
             r = rng_below(rs, total + ra)
             if r == total:
-                apply_move(st, rv, ev, MOVE_REPLACE)
-                moves += 1
-                cur = st[S_CUR]
+                _replace(st, rv, cur)
                 continue
             k = 0
             t = 0
-            for kk in range(4):
-                if (rep >> kk) & 1:
-                    m = tiles & _PM[st[S_END_PIP + kk]]
+            for q in range(4):
+                if (rep >> q) & 1:
+                    m = tiles & _PM[ep[q]]
                     c = popcount(m)
                     if r < c:
-                        k = kk
+                        k = q
                         t = nth_tile(m, r)
                         break
                     r -= c
-        moves += 1
-        # lay the tile
+        # lay t at k (same logic as kernels._lay)
+        dbl = _DB[t] != 0
+        if nplayed == 0:
+            ep[0] = _HI[t]
+            ep[1] = _LO[t]
+            ek[0] = 1 if dbl else 0
+            ek[1] = ek[0]
+            st[S_LEAD_TILE] = t
+            if dbl and mode != SPIN_NONE:
+                c0 = t
+                c1 = t
+                if mode == SPIN_FIRST_DOUBLE:
+                    spin = 1
+                    spin_tile = t
+        else:
+            outer = _HI[t] + _LO[t] - ep[k]
+            if k < 2:
+                cand = c0 if k == 0 else c1
+                if cand >= 0:
+                    other = c1 if k == 0 else c0
+                    if k == 0:
+                        c0 = -1
+                    else:
+                        c1 = -1
+                    if other != cand and spin < 2 and (
+                            mode == SPIN_BASE_DOUBLE or cand == spin_tile):
+                        spin = 2
+                        spin_tile = cand
+                        c0 = -1
+                        c1 = -1
+                        ep[2] = _HI[cand]
+                        ep[3] = _HI[cand]
+                        ek[2] = 2
+                        ek[3] = 2
+            ep[k] = outer
+            ek[k] = 1 if dbl else 0
+            if dbl and k < 2:
+                if mode == SPIN_FIRST_DOUBLE and spin == 0:
+                    spin = 1
+                    spin_tile = t
+                    if k == 0:
+                        c0 = t
+                    else:
+                        c1 = t
+                elif mode == SPIN_BASE_DOUBLE and spin < 2:
+                    if k == 0:
+                        c0 = t
+                    else:
+                        c1 = t
+        nplayed += 1
+        played |= _ONE << t
+        must = -1
         hand &= ~(_ONE << t)
         st[S_HAND + cur] = hand
-        _lay(st, rv, t, k)
-        st[S_MUST] = -1
-        st[S_LAST] = cur
-        if _score_ends(st, rv, cur):
-            _finish_hand(st, rv, ST_CUT)
-            break
+        last = cur
+        # the count of the ends
+        if emode != ENDS_NONE:
+            if nplayed == 1:
+                cnt = _HI[t] + _LO[t]
+            else:
+                cnt = 0
+                for q in range(4):
+                    if ep[q] >= 0:
+                        if ek[q] == 0:
+                            cnt += ep[q]
+                        elif ek[q] == 1:
+                            cnt += 2 * ep[q]
+            got = 0
+            if cnt > 0 and cnt % 5 == 0:
+                got = cnt if emode == ENDS_POINTS else cnt // 5
+            if emode == ENDS_STRIKES and nplayed == 1 and t == 0:
+                got += rv[R_ZERO_LEAD]
+            if got:
+                sd = side_of(rv, cur)
+                st[S_POINTS + sd] += got
+                if rv[R_INSTANT] and st[S_SCORE + sd] + st[S_POINTS + sd] >= rv[R_TARGET]:
+                    status = ST_CUT
+                    break
         if hand == 0:
-            _finish_hand(st, rv, ST_DOMINO)
+            status = ST_DOMINO
             break
-        nxt = _next_seat(st, rv, cur, _open_mask(st), drawing, reserve)
+        om = np.int64(0)
+        for q in range(4):
+            if ep[q] >= 0:
+                om |= _PM[ep[q]]
+        st[S_MUST] = -1
+        nxt = _next_seat(st, rv, cur, om, drawing, reserve)
+        must = st[S_MUST]
         if nxt < 0:
-            _finish_hand(st, rv, ST_BLOCKED)
+            status = ST_BLOCKED
             break
-        st[S_CUR] = nxt
         cur = nxt
+    # write the line back
+    for q in range(4):
+        st[S_END_PIP + q] = ep[q]
+        st[S_END_KIND + q] = ek[q]
+    st[S_CAND] = c0
+    st[S_CAND + 1] = c1
+    st[S_SPIN] = spin
+    st[S_SPIN_TILE] = spin_tile
+    st[S_NPLAYED] = nplayed
+    st[S_PLAYED] = played
+    st[S_LAST] = last
+    st[S_MUST] = must
+    st[S_CUR] = cur
+    st[S_MUST] = -1
+    _finish_hand(st, rv, status)
     return moves
 
 
