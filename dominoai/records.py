@@ -301,9 +301,9 @@ def load_record(source) -> Record:
     try:
         text = Path(source).read_text(encoding="utf-8")
     except OSError as e:
-        raise RecordError(f"cannot read {os.fspath(source)}: {e.strerror or e}") from None
+        raise RecordError(f"{os.fspath(source)}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{os.fspath(source)} is not UTF-8 text") from None
+        raise RecordError(f"{os.fspath(source)}: not UTF-8 text") from None
     return parse_record(_loads(text))
 
 
@@ -421,10 +421,6 @@ def _replay_hand(hand: Hand, hr: HandRecord, hi: int) -> dict:
                 raise RecordError(_over_note(hand, ended_at), hi, i)
             if mv.kind == "draw" and not rules.drawing:
                 raise RecordError(f"a draw, but these rules ({rules.preset}) never draw", hi, i)
-            drawn = [e for e in events[cursor:] if e.kind == "draw"]
-            if mv.kind == "draw" and drawn:
-                raise RecordError(f"a second draw in one turn (seat {drawn[0].seat} drew "
-                                  f"{drawn[0].count}: a draw is the whole forced draw)", hi, i)
             raise RecordError(f"{mv.kind} while able to play ({_can_play_note(hand)})", hi, i)
         if hand.over:
             raise RecordError(_over_note(hand, ended_at), hi, i)
@@ -437,9 +433,8 @@ def _replay_hand(hand: Hand, hr: HandRecord, hi: int) -> dict:
                 if mv.end in (2, 3):
                     raise IllegalMoveError(f"{mv.tile}: the lead takes no {END_NAMES[mv.end]} end "
                                            f"(left/right are accepted and ignored)")
-                first = int(mv.text.split(":")[0]) if mv.text else mv.tile.high
-                hand.play(Move(mv.tile), orientation=1 if first < max(mv.tile.high, mv.tile.low)
-                          and first == mv.tile.low and not mv.tile.is_double else 0)
+                a, b = (int(x) for x in mv.text.split(":")) if mv.text else (mv.tile.high, mv.tile.low)
+                hand.play(Move(mv.tile), orientation=1 if a < b else 0)
             else:
                 hand.play(Move(mv.tile, mv.end))
         except IllegalMoveError as e:
@@ -508,10 +503,11 @@ def record_from_match(match: Match, seats: Iterable[str] | None = None) -> dict:
     hands = []
     for h in match.hands:
         moves: list[dict] = []
+        lead = True
         for ev in h.events:
             if ev.kind == "play":
-                if not moves or all(m.get("tile") is None for m in moves):
-                    # the lead: written with its left pip first (event end 1 = lower pip left)
+                if lead:  # written with its left pip first (the lead event's end 1: lower pip left)
+                    lead = False
                     t = ev.tile
                     text = f"{t.low}:{t.high}" if ev.end == 1 else f"{t.high}:{t.low}"
                     moves.append({"tile": text})
@@ -619,7 +615,8 @@ def _summary(res: ReplayResult) -> str:
             out.append(f"  {k + 1:3d}. {line}")
         end = hres["end"]
         if end is None:
-            how = "cut short (the match target was reached)" if h.over else "unfinished (the record stops here)"
+            how = ("cut short (the match target was reached)" if h.over
+                   else f"unfinished (the record stops here; seat {h.seat} to play)")
         else:
             how = end
         w = hres["winner"]

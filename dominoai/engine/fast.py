@@ -14,12 +14,11 @@ import numpy as np
 from numba import njit
 
 from .kernels import (
-    _advance, _finish_hand, _lay, _score_ends, apply_move, bone_left, end_classes, side_of,
-    deal_perm, lowest_tile, new_match, nth_tile, popcount, rng_below, start_hand,
+    _finish_hand, deal_perm, new_match, nth_tile, popcount, rng_below, side_of, start_hand,
 )
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, R_ZERO_LEAD, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, S_CAND,
-    S_SPIN, S_SPIN_TILE, S_VOID, R_FREE_REPL, MAX_EVENTS, MOVE_REPLACE, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
+    S_SPIN, S_SPIN_TILE, S_VOID, R_FREE_REPL, MAX_EVENTS, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
     R_HAND_SIZE, R_PLAYERS, S_CARRY, S_HAND_NO, S_MATCH_OVER, S_MATCH_WINNER, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_LEAD_TILE, S_PLAYED, S_SCORE, SPIN_NONE,
     S_BONE_END, S_BONE_POS, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_LAST, S_LOG, S_MUST, S_NPLAYED, S_POINTS,
     S_REPL, S_SIZE, S_STATUS, S_WINNER, ST_BLOCKED, ST_CUT, ST_DOMINO,
@@ -202,7 +201,6 @@ def _replace(st, rv, cur):
 def _playout_general(st, rv, rs, ev):
     """playout_fast for any line (spinner, base, replacement): the four ends
     live in a small local array, the spinner state in registers."""
-    n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
     max_repl = rv[R_MAX_REPL]
