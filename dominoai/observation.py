@@ -14,7 +14,8 @@ Time-aware voids (drawing presets): a seat that passed or started drawing on
 open pips V holds none of V at that moment, and neither do the tiles it drew
 in that same draw before the one that fit. Tiles it draws in a later turn
 are not covered: a draw that kept new tiles resets the seat's void to the
-pips of that draw; a replacement (Dominoball) resets it to nothing.
+pips of that draw; a replacement (Dominoball) resets it to nothing. The
+tile a seat has just drawn and must play at once is not covered.
 
 Compact form (``Observation.array``, ``int64``, shape ``(O_SIZE,)``):
 
