@@ -225,8 +225,13 @@ class Match:
     @property
     def scores(self) -> tuple:
         """Match score of each side (points; Kozel: recorded, low is good;
-        Dominoball: strikes)."""
-        return tuple(int(x) for x in self._st[L.S_SCORE:L.S_SCORE + self.rules.sides])
+        Dominoball: strikes), including what the hand in play has made so far."""
+        st = self._st
+        sides = self.rules.sides
+        s = st[L.S_SCORE:L.S_SCORE + sides]
+        if st[L.S_CUR] >= 0:  # a hand in play: its points are not added yet
+            s = s + st[L.S_POINTS:L.S_POINTS + sides]
+        return tuple(int(x) for x in s)
 
     @property
     def winner(self) -> int | None:

@@ -32,7 +32,7 @@ Compact form (``Observation.array``, ``int64``, shape ``(O_SIZE,)``):
 ``O_CUR``       seat to move, -1 when the hand is over; ``O_LEADER``
 ``O_SIZES+i``   tiles in seat i's hand
 ``O_BONE``      tiles in the boneyard
-``O_SCORE+s``   match score of side s; ``O_POINTS+s`` points made this hand
+``O_SCORE+s``   match score of side s before this hand; ``O_POINTS+s`` made in it
 ``O_VOID+i``    pips seat i is known not to hold now (bit p = pip p)
 ``O_UNSEEN``    tiles this seat has not seen (mask): other hands + boneyard
 ``O_REPL+i``    replacements seat i has used this match
@@ -237,7 +237,14 @@ class Observation:
 
     @property
     def scores(self) -> tuple:
-        return tuple(int(x) for x in self._a[O_SCORE:O_SCORE + self.rules.sides])
+        """Match score of each side, including the points of a hand in play
+        (the array keeps them apart: ``O_SCORE`` before the hand, ``O_POINTS``)."""
+        a = self._a
+        n = self.rules.sides
+        s = a[O_SCORE:O_SCORE + n]
+        if a[O_CUR] >= 0:
+            s = s + a[O_POINTS:O_POINTS + n]
+        return tuple(int(x) for x in s)
 
     @property
     def points(self) -> tuple:

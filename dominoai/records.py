@@ -38,7 +38,7 @@ from typing import Any, Iterable
 from .engine import kernels as K
 from .game import END_NAMES, Hand, IllegalMoveError, Match, Move
 from .rules import Rules, get_rules
-from .tiles import N_TILES, Tile, TileSet, parse_tile
+from .tiles import N_TILES, Tile, parse_tile
 
 __all__ = [
     "FORMAT",
@@ -50,6 +50,7 @@ __all__ = [
     "load_record",
     "parse_record",
     "replay",
+    "match_outcome",
     "record_from_match",
     "save_record",
     "dumps_record",
@@ -310,9 +311,7 @@ def load_record(source) -> Record:
 def _loads(text: str):
     try:
         return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"invalid JSON: {e}") from None
-    except (ValueError, RecursionError) as e:
+    except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise RecordError(f"invalid JSON: {e}") from None
 
 
@@ -365,10 +364,7 @@ def match_outcome(match: Match) -> dict:
                           "pips": [h.tiles(s).pips for s in range(r.players)]})
         else:
             hands.append(res.to_dict())
-    scores = list(match.scores)
-    cur = match.current
-    if cur is not None and not cur.over:
-        scores = [a + b for a, b in zip(scores, cur.points)]
+    scores = list(match.scores)  # includes the points of a hand in play
     mr = match.result
     out = {"hands": hands, "scores": scores, "winner": mr.winner, "finished": mr.finished}
     if r.hand_scoring == "losers_record":
@@ -414,7 +410,7 @@ def _replay_hand(hand: Hand, hr: HandRecord, hi: int) -> dict:
                     raise RecordError(f"draw {mv.count} given, but seat {ev.seat} draws {ev.count} here "
                                       f"(a draw is the whole forced draw of the turn)", hi, i)
                 cursor = j + 1
-                if hand.over and ended_at is None:
+                if hand.over:  # e.g. the draw that emptied the boneyard, then blocked
                     ended_at = i
                 continue
             if hand.over:
@@ -531,11 +527,13 @@ def dumps_record(record) -> str:
     """JSON text of a record, laid out for reading: one line per deal hand,
     the boneyard on one line, one move per line."""
     d = record.to_dict() if isinstance(record, Record) else record
-    j = json.dumps
+    def j(v):
+        return json.dumps(v, ensure_ascii=False)
+
     lines = ["{"]
-    top = [k for k in d if k != "hands"]
-    for k in top:
-        lines.append(f"  {j(k)}: {j(d[k], ensure_ascii=False)},")
+    for k in d:
+        if k != "hands":
+            lines.append(f"  {j(k)}: {j(d[k])},")
     lines.append('  "hands": [')
     for hi, h in enumerate(d.get("hands", [])):
         lines.append("    {")

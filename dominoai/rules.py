@@ -298,7 +298,7 @@ def validate(r: Rules) -> None:
     for f in dataclasses.fields(r):
         v = getattr(r, f.name)
         if f.name in _CHOICES:
-            if v not in _CHOICES[f.name]:
+            if not isinstance(v, str) or v not in _CHOICES[f.name]:
                 bad(f.name, f"must be one of {', '.join(_CHOICES[f.name])} (got {v!r})")
         elif f.type in ("int", int):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool):

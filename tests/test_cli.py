@@ -1,0 +1,315 @@
+"""The ``dominoai`` command line, run as a user runs it (``python -m dominoai``
+in a subprocess) and in-process through ``main``: every shared case, every
+kind of bad input (exit code 2, one ``dominoai: error:`` line, no traceback),
+and ``simulate``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from dominoai import Match, __version__
+from dominoai.cli import main
+from dominoai.records import FORMAT, record_from_match
+
+CASES_DIR = Path(__file__).resolve().parents[2] / "shared" / "cases"
+
+
+def _case_files():
+    if not CASES_DIR.is_dir():
+        return []
+    files = sorted(CASES_DIR.glob("*.json")) + sorted((CASES_DIR / "generated").glob("*.json"))
+    return [f for f in files if not f.name.endswith(".expected.json")]
+
+
+CASES = _case_files()
+CASE_IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
+
+
+def subset(expected, actual) -> bool:
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and subset(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(subset(e, a) for e, a in zip(expected, actual)))
+    return expected == actual and type(expected) is type(actual)
+
+
+def run_cli(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """``python -m dominoai ARGS`` as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "dominoai", *map(str, args)], input=stdin,
+                          capture_output=True, text=True, timeout=600)
+
+
+def run_many(argvs: list) -> list:
+    """Run several CLI invocations at once (each pays the interpreter start-up)."""
+    with ThreadPoolExecutor(max_workers=max(2, min(6, (os.cpu_count() or 2) + 1))) as ex:
+        return list(ex.map(lambda a: run_cli(*a), argvs))
+
+
+def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
+    """Exit code 2, nothing on stdout, exactly one ``dominoai: error:`` line."""
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and proc.stderr.endswith("\n"), proc.stderr
+    assert lines[0].startswith("dominoai: error: "), lines[0]
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+# ---------------------------------------------------------------- shared cases
+@pytest.fixture(scope="session")
+def case_runs():
+    procs = run_many([("replay", p, "--json") for p in CASES])
+    return dict(zip(CASES, procs))
+
+
+@pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
+@pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
+def test_case_via_cli(path, case_runs):
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    proc = case_runs[path]
+    if expected == {"exit": 2}:
+        assert_refused(proc, re.escape(str(path)) + r": ")
+        return
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.count("\n") == 1  # one JSON object, one line
+    out = json.loads(proc.stdout)
+    assert subset(expected, out), f"\nexpected {expected}\n     got {out}"
+
+
+@pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
+@pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
+def test_case_in_process(path, capsys):
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    code = main(["replay", str(path), "--json"])
+    out, err = capsys.readouterr()
+    if expected == {"exit": 2}:
+        assert code == 2 and out == "" and len(err.splitlines()) == 1
+        assert err.startswith("dominoai: error: ")
+        return
+    assert code == 0 and err == ""
+    assert subset(expected, json.loads(out))
+    # the readable summary: every hand, its result, the final scores
+    assert main(["replay", str(path)]) == 0
+    text, err = capsys.readouterr()
+    assert err == ""
+    assert text.count("\nHand ") == len(expected["hands"])
+    assert text.count("  result: ") == len(expected["hands"])
+    assert "\nScores: " in text
+
+
+# ---------------------------------------------------------------- bad input
+BLOCK = {
+    "format": FORMAT,
+    "rules": {"preset": "block", "players": 2},
+    "hands": [{
+        "deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
+                 ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
+        "boneyard": ["4:3", "4:2", "4:1", "4:0", "3:3", "3:2", "3:1", "3:0", "2:2", "2:1",
+                     "2:0", "1:1", "1:0", "0:0"],
+        "leader": 0,
+        "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
+                  {"tile": "5:5", "end": "right"}, {"tile": "6:4", "end": "left"},
+                  {"tile": "5:4", "end": "right"}, {"pass": True}, {"tile": "4:4", "end": "left"}],
+    }],
+}
+
+
+def _bad_records() -> dict:
+    """name -> (record dict or raw text, pattern the error line must match)."""
+    out = {}
+
+    def rec(name, pattern, edit):
+        r = copy.deepcopy(BLOCK)
+        edit(r)
+        out[name] = (r, pattern)
+
+    h = lambda r: r["hands"][0]  # noqa: E731
+    out["invalid_json"] = ('{"format": "dominoai.record/1", "rules": ', r"invalid JSON: ")
+    out["not_utf8"] = (b"\xff\xfe{}", r"not UTF-8 text")
+    rec("unknown_tile", r"hand 1, deal: seat 1's hand: '7:1' is not a double-six tile",
+        lambda r: h(r)["deal"][1].__setitem__(6, "7:1"))
+    rec("tile_twice", r"hand 1, deal: tile 6:6 appears twice",
+        lambda r: h(r)["deal"][1].__setitem__(6, "6:6"))
+    rec("wrong_hand_size", r"hand 1, deal: seat 1 was dealt 6 tiles; the rules deal 7",
+        lambda r: h(r)["boneyard"].append(h(r)["deal"][1].pop()))
+    rec("move_after_end", r"hand 1, move 9: the hand is over",
+        lambda r: h(r)["moves"].append({"tile": "6:3"}))
+    rec("no_such_end", r"hand 1, move 3: the end \"middle\" does not exist",
+        lambda r: h(r)["moves"][2].__setitem__("end", "middle"))
+    rec("closed_end", r"hand 1, move 3: 6:5 up: there is no open up end",
+        lambda r: h(r)["moves"][2].__setitem__("end", "up"))
+    rec("pass_while_able",
+        r"hand 1, move 4: pass while able to play \(seat 1 holds 5:0 for the right end\)$",
+        lambda r: h(r)["moves"].__setitem__(slice(3, None), [{"pass": True}]))
+    rec("unknown_preset", r"rules: unknown preset 'dominos'",
+        lambda r: r.__setitem__("rules", "dominos"))
+    rec("unknown_field", r"rules: block: unknown rules field 'speed'",
+        lambda r: r.__setitem__("rules", {"preset": "block", "speed": 3}))
+    rec("no_leader", r"hand 1, leader: these rules \(block\) leave the first lead to lot",
+        lambda r: h(r).pop("leader"))
+    rec("lead_up", r"hand 1, move 1: 6:6: the lead takes no up end",
+        lambda r: h(r)["moves"][0].__setitem__("end", "up"))
+
+    def unfinished(r):
+        second = copy.deepcopy(h(r))
+        second.pop("leader")
+        h(r)["moves"] = h(r)["moves"][:5]
+        r["hands"].append(second)
+    rec("earlier_hand_unfinished", r"hand 1, move 6: moves missing: the hand is not over", unfinished)
+
+    m = Match("openspiel_block", seed=3)
+    hand = m.new_hand()
+    while not hand.over:
+        hand.play(hand.legal_moves()[0])
+    finished = record_from_match(m)
+    finished["hands"].append(copy.deepcopy(finished["hands"][0]))
+    out["hand_after_match_end"] = (finished, r"hand 2: the match finished with hand 1")
+    out["not_a_record"] = ([1, 2, 3], r"a record is a JSON object, not list")
+    return out
+
+
+BAD = _bad_records()
+
+
+@pytest.fixture(scope="session")
+def bad_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad_records")
+    argvs = []
+    for name, (content, _) in BAD.items():
+        p = d / f"{name}.json"
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content if isinstance(content, str) else json.dumps(content))
+        argvs.append(("replay", p, "--json"))
+    argvs += [("replay", d / "missing.json"), ("replay", d)]
+    procs = run_many(argvs)
+    return dict(zip([*BAD, "missing_file", "directory"], zip(argvs, procs)))
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_record_refused(name, bad_runs):
+    (_, path, _), proc = bad_runs[name]
+    assert_refused(proc, "^dominoai: error: " + re.escape(str(path)) + ":.* " + BAD[name][1])
+
+
+def test_missing_file_and_directory(bad_runs):
+    (_, path), proc = bad_runs["missing_file"]
+    assert_refused(proc, re.escape(str(path)) + r": No such file or directory$")
+    (_, path), proc = bad_runs["directory"]
+    assert_refused(proc, re.escape(str(path)) + r": ")
+
+
+def test_replay_from_stdin():
+    procs = [run_cli("replay", "-", "--json", stdin=json.dumps(BLOCK)),
+             run_cli("replay", "-", stdin="{not json")]
+    assert procs[0].returncode == 0, procs[0].stderr
+    assert json.loads(procs[0].stdout)["scores"] == [0, 4]
+    assert_refused(procs[1], r"^dominoai: error: <stdin>: invalid JSON")
+
+
+@pytest.mark.parametrize("argv, pattern", [
+    ([], r"required: COMMAND"),
+    (["explode"], r"invalid choice: 'explode'"),
+    (["replay"], r"required: FILE"),
+    (["replay", "a.json", "--jsn"], r"unrecognized arguments: --jsn"),
+    (["simulate"], r"required: --variant"),
+    (["simulate", "--variant", "dominos"], r"unknown preset 'dominos'"),
+    (["simulate", "--variant", "block", "--hands", "0"], r"--hands must be at least 1"),
+    (["simulate", "--variant", "block", "--hands", "lots"], r"--hands must be an integer"),
+    (["simulate", "--variant", "block", "--seed", "-1"], r"--seed must be at least 0"),
+    (["simulate", "--variant", "fives", "--players", "3"], r"fives: players must be 2..2"),
+    (["simulate", "--variant", "block", "--players", "two"], r"--players must be an integer"),
+])
+def test_bad_options_in_process(argv, pattern, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("dominoai: error: ")
+    assert re.search(pattern, err), err
+
+
+def test_bad_options_via_cli():
+    procs = run_many([("simulate", "--variant", "dominos"), (), ("simulate", "--variant", "block",
+                                                                  "--hands", "-5")])
+    assert_refused(procs[0], r"^dominoai: error: unknown preset 'dominos'")
+    assert_refused(procs[1], r"^dominoai: error: .*COMMAND")
+    assert_refused(procs[2], r"^dominoai: error: .*--hands")
+
+
+# ---------------------------------------------------------------- simulate
+def _stats(text: str) -> str:
+    """The output without the (timing-dependent) speed line."""
+    return "\n".join(line for line in text.splitlines() if "hands/s" not in line)
+
+
+def test_simulate_prints_stats():
+    a, b, c, d = run_many([
+        ("simulate", "--variant", "all_fives", "--hands", "5000", "--seed", "11"),
+        ("simulate", "--variant", "all_fives", "--hands", "5000", "--seed", "11"),
+        ("simulate", "--variant", "kozel", "--hands", "3000", "--seed", "2"),
+        ("simulate", "--variant", "draw", "--players", "3", "--hands", "45000", "--seed", "4",
+         "--progress"),
+    ])
+    for p in (a, b, c, d):
+        assert p.returncode == 0, p.stderr
+        assert "Traceback" not in p.stderr
+    assert a.stderr == "" and c.stderr == ""
+    out = a.stdout
+    assert "simulate all_fives: 2 players, 5000 random hands, seed 11" in out
+    for word in ("seat 0", "seat 1", "wins", "blocked", "cut short", "mean points", "hands/s"):
+        assert word in out, word
+    assert _stats(a.stdout) == _stats(b.stdout)  # a seed repeats the numbers
+    wins = [int(m.group(1)) for m in re.finditer(r"^  seat \d\s+(\d+)", out, re.M)]
+    nobody = int(re.search(r"^  no winner\s+(\d+)", out, re.M).group(1))
+    assert len(wins) == 2 and sum(wins) + nobody == 5000
+    shares = re.search(r"domino\s+([\d.]+)%\s+blocked\s+([\d.]+)%\s+cut short\s+([\d.]+)%", out)
+    assert abs(sum(float(x) for x in shares.groups()) - 100.0) < 0.2
+    assert "pair 0 (seats 0+2)" in c.stdout and "pair 1 (seats 1+3)" in c.stdout
+    assert "recorded" in c.stdout
+    assert "3 players" in d.stdout and "seat 2" in d.stdout
+    assert "hand" in d.stderr  # the progress bar went to stderr
+
+
+def test_simulate_in_process(capsys):
+    assert main(["simulate", "--variant", "dominoball", "--hands", "500", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "strikes" in out and err == ""
+
+
+# ---------------------------------------------------------------- the command itself
+def test_version_and_help(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"dominoai {__version__}"
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "replay" in out and "simulate" in out
+
+
+def test_version_via_cli_and_no_import_side_effects():
+    p = run_cli("--version")
+    assert p.returncode == 0 and p.stdout.strip() == f"dominoai {__version__}"
+    q = subprocess.run([sys.executable, "-c", "import dominoai.cli, dominoai.__main__"],
+                       capture_output=True, text=True, timeout=300)
+    assert q.returncode == 0 and q.stdout == "" and q.stderr == ""
+
+
+@pytest.mark.skipif(shutil.which("dominoai") is None, reason="the dominoai console script is not on PATH")
+def test_console_script():
+    p = subprocess.run(["dominoai", "replay", "-", "--json"], input=json.dumps(BLOCK),
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["hands"][0]["end"] == "blocked"
