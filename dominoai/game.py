@@ -48,6 +48,9 @@ _STATUS = {L.ST_PLAYING: None, L.ST_DOMINO: "domino", L.ST_BLOCKED: "blocked", L
 _EV_KIND = {L.EV_PLAY: "play", L.EV_DRAW: "draw", L.EV_PASS: "pass", L.EV_REPLACE: "replace"}
 
 
+_TILES = tuple(Tile(i) for i in range(N_TILES))
+
+
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow now. The hand is left unchanged."""
 
@@ -103,10 +106,7 @@ class Move:
     @classmethod
     def from_code(cls, code: int) -> "Move":
         """From the kernel's move code (``tile*4 + end`` or ``MOVE_REPLACE``)."""
-        code = int(code)
-        if code == L.MOVE_REPLACE:
-            return cls.replacement()
-        return cls(Tile(code >> 2), code & 3)
+        return _MOVES[int(code)]
 
     @property
     def code(self) -> int:
@@ -188,6 +188,9 @@ class MatchResult:
         if self.goals is not None:
             d["goals"] = list(self.goals)
         return d
+
+
+_MOVES = tuple(Move(_TILES[c >> 2], c & 3) for c in range(L.MOVE_REPLACE)) + (Move.replacement(),)
 
 
 def _tile_ids(tiles: Iterable, what: str) -> list[int]:
@@ -466,7 +469,7 @@ class Hand:
         for kind, seat, a, b in rows.tolist():
             k = _EV_KIND[kind]
             if k == "play":
-                out.append(Event(k, seat, Tile(a), b, 1))
+                out.append(Event(k, seat, _TILES[a], b, 1))
             elif k == "replace":
                 out.append(Event(k, seat, None, None, 1))
             else:
@@ -562,19 +565,20 @@ class Hand:
         if not self._live:
             raise IllegalMoveError("the hand is over" if self.over else
                                    "this hand is no longer the match's current hand")
-        try:
-            m = self._resolve(Move.parse(move))
-        except ValueError as e:
-            raise IllegalMoveError(str(e)) from None
-        why = self.explain(m)
-        if why is not None:
-            raise IllegalMoveError(f"{m}: {why}")
+        st = self.match._st
+        m = move
+        if not (isinstance(move, Move) and (move.replace or move.end is not None)):
+            try:
+                m = self._resolve(Move.parse(move))
+            except ValueError as e:
+                raise IllegalMoveError(str(e)) from None
         code = m.code
-        if not m.replace and self.match._st[L.S_NPLAYED] == 0:
-            code = m.tile.id * 4 + (1 if orientation else 0)
-            if TILE_HIGH[m.tile.id] == TILE_LOW[m.tile.id]:
-                code = m.tile.id * 4
-        K.apply_move(self.match._st, self.match._rv, self.match._ev, code)
+        if not m.replace and st[L.S_NPLAYED] == 0:
+            if m.end not in (0, 1):
+                raise IllegalMoveError(f"{m}: the lead takes no end ({END_NAMES[m.end]} given)")
+            code = m.tile.id * 4 + (1 if orientation and TILE_HIGH[m.tile.id] != TILE_LOW[m.tile.id] else 0)
+        if K.try_move(st, self.match._rv, self.match._ev, code) != L.ERR_OK:
+            raise IllegalMoveError(f"{m}: {self.explain(m)}")
         self._freeze_if_over()
 
     def __repr__(self) -> str:

@@ -48,7 +48,7 @@ from numba import njit
 
 from .engine import kernels as K
 from .engine import layout as L
-from .game import END_NAMES, Event, Hand, Move, _EV_KIND
+from .game import _EV_KIND, _TILES, END_NAMES, Event, Hand, Move
 from .rules import Rules
 from .tiles import FULL_MASK, Tile, TileSet
 
@@ -290,7 +290,7 @@ class Observation:
         for kind, seat, a, b in self._ev.tolist():
             k = _EV_KIND[kind]
             if k == "play":
-                out.append(Event(k, seat, Tile(a), b, 1))
+                out.append(Event(k, seat, _TILES[a], b, 1))
             elif k == "replace":
                 out.append(Event(k, seat, None, None, 1))
             else:

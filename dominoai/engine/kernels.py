@@ -767,6 +767,17 @@ def apply_move(st, rv, ev, move):
     _advance(st, rv, ev)
 
 
+@njit(cache=True)
+def try_move(st, rv, ev, move):
+    """:func:`check_move`, then :func:`apply_move` if it is legal; returns the
+    check's ERR_ code (the state is unchanged unless it is ERR_OK). One call
+    instead of two from Python."""
+    err = check_move(st, rv, move)
+    if err == ERR_OK:
+        apply_move(st, rv, ev, move)
+    return err
+
+
 # ---------------------------------------------------------------- playouts
 @njit(cache=True)
 def playout_random(st, rv, ev, rs, buf):
