@@ -33,16 +33,6 @@ _ONE = np.int64(1)
 
 
 @njit(cache=True)
-def _open_mask(st):
-    m = np.int64(0)
-    for k in range(4):
-        p = st[S_END_PIP + k]
-        if p >= 0:
-            m |= _PM[p]
-    return m
-
-
-@njit(cache=True)
 def _next_seat(st, rv, cur, om, drawing, reserve):
     """After ``cur`` laid a tile (not its last): the next seat that will decide,
     doing the forced draws on the way (a drawn tile that fits becomes
