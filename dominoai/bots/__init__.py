@@ -1,5 +1,6 @@
 """Bots: the protocol and registry, and the bot levels (see DESIGN.md)."""
 from .base import BOTS, BaseBot, Bot, Param, bot_names, make_bot, parse_spec, register_bot
 from . import simple  # noqa: F401  (registers easy, medium)
+from . import hard  # noqa: F401  (registers hard)
 
 __all__ = ["Bot", "BaseBot", "Param", "BOTS", "bot_names", "make_bot", "parse_spec", "register_bot"]

@@ -1,0 +1,526 @@
+"""The ``hard`` bot (seed 002's "Сложный"): a weighted evaluation of each move.
+
+Every legal move is laid on a copy of the engine state (``kernels._lay``) and
+scored as ``sum(weight * feature)``; the best wins (ties: the heavier tile,
+then the first listed). The features follow seed 002's strategy tips, one
+named weight each (the bot's parameters, e.g. ``hard:void=0,reply=1.5``).
+The unit is one pip; a feature that counts something else says how it
+converts.
+
+==========  ========================================================================
+weight      feature of a move (after it is made)
+==========  ========================================================================
+``heavy``   pips shed: what the hand counts for at the end, before minus after.
+            The count is the rules' (Kozel: a lone 0:0 counts 25; Dominoball:
+            a lone 6:6 or 0:0 costs the 10 or 5 strikes the opponent would
+            get, as 50 or 25 pips), so keeping a lone 0:0 for last is heavy.
+``double``  1 when the tile is a double (a double fits one number only).
+``follow``  own tiles left that fit the ends after the move: an answer next turn.
+``spread``  distinct numbers (pips) among the own tiles left: can answer any end.
+``void``    ends showing a number an opponent is known to lack (it passed or
+            drew on it): for each opponent the share of the end classes it
+            cannot answer (1: it must draw or pass), times 1 for the seat
+            that plays next and 0.5 for the others, doubled for an opponent
+            holding 1 or 2 tiles.
+``lock``    counting the numbers seen (a number is on 7 tiles): the mean over
+            the end classes of ``1 / (1 + u)``, u = tiles of that number not
+            seen (not on the line, not held); 1 when nobody else can follow.
+            Signed: + when the own side is lighter than every other side
+            (estimated pips of the unseen hands) or the others would have to
+            draw, - when heavier (a locked line then loses the fish).
+``partner`` partnership presets: the chance that the partner can follow the
+            ends minus the chance that the next seat (an opponent) can, each
+            holding its hand size of the unseen tiles it is not known to lack
+            (hypergeometric); tripled when the partner holds 1 or 2 tiles
+            (let it go out). A number the partner passed on, left on the
+            ends, closes the line to it (seed 002: do not close the numbers
+            the partner lacks).
+``points``  presets that score the ends: points made now (strikes count 5).
+``reply``   presets that score the ends: minus the expected best points the
+            next seat (an opponent) makes with one tile: every unseen tile it
+            may hold (not excluded by its voids) is scored on the new ends
+            (end sums one tile turns into a multiple of 5), and the expected
+            maximum is taken with each tile held with probability
+            size / candidates. A reply that would reach an instant target
+            (Fives) counts 100 more.
+``replace`` Dominoball only, a threshold in strikes (not a weight): replace
+            (draw instead of playing) when the expected gain of one more tile,
+            ``E[max(0, best strikes with the new tile - best strikes now)]``
+            over the tiles it may draw (those the opponent cannot hold are
+            in the boneyard for sure), minus its cost (1 strike after the
+            free one, when there is a strike to lose) exceeds ``replace``.
+            The default is negative: a tile is worth more than the score it
+            makes at once (it is another answer later), and measured against
+            ``medium`` taking every free replacement wins far more often.
+==========  ========================================================================
+
+Fixed rule (not a weight): a move whose points reach an instant target (Fives)
+wins the match: +1000, and no reply is counted after it. (Going out needs no
+rule: with one tile left every move goes out.)
+
+The defaults were tuned against ``medium`` over every preset, seats swapped
+(``experiments/duel.py``); ``explain(observation)`` lists every move with its
+value and features.
+
+The evaluation is one numba kernel (:func:`hard_eval`) over the engine state
+(``Observation.engine_state()``) and the compact observation array
+(``Observation.array``); ``act`` only builds the move list and calls it.
+
+>>> from dominoai import Match
+>>> from dominoai.bots import make_bot
+>>> bot = make_bot("hard:void=0,reply=2")
+>>> bot.weights["void"], bot.weights["reply"], bot.spec
+(0.0, 2.0, 'hard:void=0.0,reply=2.0')
+>>> h = Match("block", seed=1).new_hand(leader=0)
+>>> bot.act(h.observe()) in h.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..engine import kernels as K
+from ..engine import layout as L
+from ..game import Move
+from ..observation import (
+    O_BONE, O_HAND, O_POINTS, O_REPL, O_SCORE, O_SEAT, O_SIZES, O_UNSEEN, O_VOID, Observation,
+)
+from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
+from .base import BaseBot, Param, register_bot
+
+__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_pick"]
+
+# feature / weight indices (the weight vector has one more slot: the
+# replacement threshold)
+F_HEAVY, F_DOUBLE, F_FOLLOW, F_SPREAD, F_VOID, F_LOCK, F_PARTNER, F_POINTS, F_REPLY = range(9)
+N_FEATURES = 9
+W_REPLACE = 9
+N_WEIGHTS = 10
+FEATURES = ("heavy", "double", "follow", "spread", "void", "lock", "partner", "points", "reply")
+
+WIN_BONUS = 1000.0
+REPLY_WIN = 100.0
+
+_PIPS = TILE_PIPS.copy()
+_HIGH = TILE_HIGH.copy()
+_LOW = TILE_LOW.copy()
+_DBL = TILE_IS_DOUBLE.copy()
+_PIPMASK = PIP_MASK.copy()
+# _VOID_TILES[v]: the tiles showing any pip of the bit set v
+_VOID_TILES = np.zeros(128, np.int64)
+for _v in range(128):
+    for _p in range(7):
+        if _v >> _p & 1:
+            _VOID_TILES[_v] |= PIP_MASK[_p]
+# _PIPBITS[t]: bit set of the pips on tile t
+_PIPBITS = np.array([(1 << int(TILE_HIGH[t])) | (1 << int(TILE_LOW[t])) for t in range(28)], np.int64)
+_ONE = np.int64(1)
+_DOUBLE_66 = np.int64(1) << 27
+
+
+# ---------------------------------------------------------------- helpers
+@njit(cache=True)
+def hand_cost(rv, mask):
+    """What a hand left at the end counts against its side, in pips: the rules'
+    count (Kozel's lone 0:0 = 25); in strike scoring a lone 6:6 costs 50 and a
+    lone 0:0 25 (the 10 and 5 strikes going out against them earns)."""
+    if mask == 0:
+        return 0
+    if rv[L.R_HAND_SCORING] == L.HS_STRIKES:
+        if mask == _DOUBLE_66:
+            return 50
+        if mask == 1:
+            return 25
+        return K.mask_pips(mask)
+    return K.counted_pips(rv, mask)
+
+
+@njit(cache=True)
+def _pip_set(mask):
+    b = 0
+    while mask:
+        t = K.lowest_tile(mask)
+        mask &= mask - 1
+        b |= _PIPBITS[t]
+    return b
+
+
+@njit(cache=True)
+def p_any(c, f, s):
+    """Chance that ``s`` tiles drawn without replacement from ``c`` tiles, ``f`` of
+    them marked, include a marked one."""
+    if f <= 0 or s <= 0 or c <= 0:
+        return 0.0
+    if s >= c or f > c - s:
+        return 1.0
+    q = 1.0
+    for i in range(s):
+        q *= (c - f - i) / (c - i)
+    return 1.0 - q
+
+
+@njit(cache=True)
+def _contrib(pip, kind):
+    if pip < 0 or kind == 2:
+        return 0
+    if kind == 1:
+        return 2 * pip
+    return pip
+
+
+@njit(cache=True)
+def reply_points(tmp, cand, s, threat):
+    """Expected best count (points) a seat holding ``s`` tiles, each drawn from
+    the mask ``cand``, scores with one tile on the ends of the line ``tmp``
+    (at least one tile on it). ``threat``: points at which that side reaches an
+    instant target (a larger number when none); such a reply counts
+    ``REPLY_WIN`` more."""
+    c = K.popcount(cand)
+    if c == 0 or s <= 0:
+        return 0.0
+    p = s / c
+    if p > 1.0:
+        p = 1.0
+    base = 0
+    for k in range(4):
+        base += _contrib(tmp[L.S_END_PIP + k], tmp[L.S_END_KIND + k])
+    vals = np.zeros(28, np.float64)
+    nv = 0
+    m = cand & K.open_mask(tmp)
+    while m:
+        u = K.lowest_tile(m)
+        m &= m - 1
+        best = 0
+        for k in range(4):
+            e = tmp[L.S_END_PIP + k]
+            if e < 0 or (_HIGH[u] != e and _LOW[u] != e):
+                continue
+            outer = _HIGH[u] + _LOW[u] - e
+            cnt = base - _contrib(e, tmp[L.S_END_KIND + k]) + (2 * outer if _DBL[u] else outer)
+            if cnt > 0 and cnt % 5 == 0 and cnt > best:
+                best = cnt
+        if best > 0:
+            v = float(best)
+            if best >= threat:
+                v += REPLY_WIN
+            # insertion, descending
+            j = nv
+            while j > 0 and vals[j - 1] < v:
+                vals[j] = vals[j - 1]
+                j -= 1
+            vals[j] = v
+            nv += 1
+    e = 0.0
+    miss = 1.0
+    for i in range(nv):
+        e += vals[i] * p * miss
+        miss *= 1.0 - p
+    return e
+
+
+@njit(cache=True)
+def _est_pips(a, rv, unseen, j):
+    """Expected pips in seat j's hand: its size times the mean pips of the
+    unseen tiles it may hold."""
+    cand = unseen & ~_VOID_TILES[a[O_VOID + j]]
+    c = K.popcount(cand)
+    if c == 0:
+        cand = unseen
+        c = K.popcount(cand)
+    if c == 0:
+        return 0.0
+    return a[O_SIZES + j] * K.mask_pips(cand) / c
+
+
+# ---------------------------------------------------------------- the kernel
+@njit(cache=True)
+def hard_eval(st, rv, a, codes, n, w, feats, vals):
+    """Evaluate the moves ``codes[:n]`` of the seat to move.
+
+    ``st``: ``Observation.engine_state()``; ``a``: ``Observation.array``;
+    ``w``: float64 weights (``N_WEIGHTS``, order of ``FEATURES`` then the
+    replacement threshold). Fills ``feats[i, :N_FEATURES]`` and ``vals[i]``
+    (the replacement gets ``-inf`` features; its value is the best move's
+    value when taken, else ``-inf``). Returns the index of the chosen move.
+    """
+    seat = a[O_SEAT]
+    npl = rv[L.R_PLAYERS]
+    side = K.side_of(rv, seat)
+    hand = a[O_HAND]
+    unseen = a[O_UNSEEN]
+    partner = (seat + 2) % 4 if rv[L.R_PARTNERS] else -1
+    nxt = (seat + 1) % npl
+    mode = rv[L.R_END_SCORING]
+    per_pt = 5 if mode == L.ENDS_STRIKES else 1   # count units per point made
+    instant = rv[L.R_INSTANT] != 0 and rv[L.R_TARGET_MODE] == L.TARGET_REACH_WINS
+    target = rv[L.R_TARGET]
+    drawing = rv[L.R_DRAWING] != 0 and a[O_BONE] > rv[L.R_RESERVE]
+
+    # unseen tiles per pip, and estimated pips per side
+    uc = np.zeros(7, np.int64)
+    for p in range(7):
+        uc[p] = K.popcount(unseen & _PIPMASK[p])
+    est = np.zeros(4, np.float64)
+    for j in range(npl):
+        if j != seat:
+            est[j] = _est_pips(a, rv, unseen, j)
+    other_best = 1e18   # the lightest other side (estimated)
+    if rv[L.R_PARTNERS]:
+        other_best = est[(seat + 1) % 4] + est[(seat + 3) % 4]
+    else:
+        for j in range(npl):
+            if j != seat and est[j] < other_best:
+                other_best = est[j]
+
+    # the reply: next seat's candidate tiles and its instant-target threshold
+    reply_cand = np.int64(0)
+    reply_s = 0
+    threat = 1 << 30
+    if mode != L.ENDS_NONE and K.side_of(rv, nxt) != side:
+        reply_cand = unseen & ~_VOID_TILES[a[O_VOID + nxt]]
+        reply_s = a[O_SIZES + nxt]
+        if instant:
+            os_ = K.side_of(rv, nxt)
+            threat = (target - a[O_SCORE + os_] - a[O_POINTS + os_]) * per_pt
+    partner_cand = np.int64(0)
+    partner_s = 0
+    opp_cand = np.int64(0)
+    opp_s = 0
+    if partner >= 0:
+        partner_cand = unseen & ~_VOID_TILES[a[O_VOID + partner]]
+        partner_s = a[O_SIZES + partner]
+        opp_cand = unseen & ~_VOID_TILES[a[O_VOID + nxt]]
+        opp_s = a[O_SIZES + nxt]
+
+    cost0 = hand_cost(rv, hand)
+    tmp = np.empty(L.S_SIZE, np.int64)
+    best = -1
+    bval = -np.inf
+    bkey = -1
+    max_pts = 0
+    irep = -1
+    for i in range(n):
+        code = codes[i]
+        if code == L.MOVE_REPLACE:
+            irep = i
+            for f in range(N_FEATURES):
+                feats[i, f] = -np.inf
+            vals[i] = -np.inf
+            continue
+        t = code >> 2
+        tmp[:] = st
+        before = tmp[L.S_POINTS + side]
+        K._lay(tmp, rv, t, code & 3)
+        K._score_ends(tmp, rv, seat)
+        pts = tmp[L.S_POINTS + side] - before
+        if pts > max_pts:
+            max_pts = pts
+        hand2 = hand & ~(_ONE << t)
+        om = K.open_mask(tmp)
+        rep = K.end_classes(tmp, rv)
+
+        cost2 = hand_cost(rv, hand2)
+        feats[i, F_HEAVY] = cost0 - cost2
+        feats[i, F_DOUBLE] = _DBL[t]
+        feats[i, F_FOLLOW] = K.popcount(hand2 & om)
+        feats[i, F_SPREAD] = K.popcount(_pip_set(hand2))
+
+        ncls = 0
+        lock = 0.0
+        for k in range(4):
+            if (rep >> k) & 1:
+                ncls += 1
+                lock += 1.0 / (1.0 + uc[tmp[L.S_END_PIP + k]])
+        fv = 0.0
+        if ncls > 0:
+            lock /= ncls
+            for j in range(npl):
+                if j == seat or K.side_of(rv, j) == side:
+                    continue
+                vm = a[O_VOID + j]
+                cnt = 0
+                for k in range(4):
+                    if (rep >> k) & 1 and (vm >> tmp[L.S_END_PIP + k]) & 1:
+                        cnt += 1
+                cw = 1.0 if j == nxt else 0.5
+                if a[O_SIZES + j] <= 2:
+                    cw *= 2.0
+                fv += cw * cnt / ncls
+        feats[i, F_VOID] = fv
+        mine = cost2 + (est[partner] if partner >= 0 else 0.0)
+        sign = 1.0 if (drawing or mine < other_best) else -1.0
+        feats[i, F_LOCK] = sign * lock
+
+        fp = 0.0
+        if partner_s > 0:
+            fp = p_any(K.popcount(partner_cand), K.popcount(partner_cand & om), partner_s)
+            fp -= p_any(K.popcount(opp_cand), K.popcount(opp_cand & om), opp_s)
+            if partner_s <= 2:
+                fp *= 3.0
+        feats[i, F_PARTNER] = fp
+
+        feats[i, F_POINTS] = pts * per_pt
+        wins = instant and pts > 0 and a[O_SCORE + side] + tmp[L.S_POINTS + side] >= target
+        fr = 0.0
+        if reply_s > 0 and hand2 != 0 and not wins:
+            fr = -reply_points(tmp, reply_cand, reply_s, threat)
+        feats[i, F_REPLY] = fr
+
+        v = 0.0
+        for f in range(N_FEATURES):
+            v += w[f] * feats[i, f]
+        if wins:
+            v += WIN_BONUS
+        vals[i] = v
+        key = _PIPS[t] * 8 + _HIGH[t]
+        if best < 0 or v > bval or (v == bval and key > bkey):
+            best = i
+            bval = v
+            bkey = key
+
+    if irep >= 0 and best >= 0:
+        if replace_gain(st, rv, a, max_pts) > w[W_REPLACE]:
+            vals[irep] = bval
+            return irep
+    if best < 0:
+        best = irep if irep >= 0 else 0
+    return best
+
+
+@njit(cache=True)
+def replace_gain(st, rv, a, best_pts):
+    """Expected strikes (points made) one replacement tile adds over
+    ``best_pts``, minus its cost: ``E[max(0, pts(u) - best_pts)] - cost`` over
+    the tile u it may draw. Tiles the opponent cannot hold (its voids) are in
+    the boneyard for sure; the others are there with the boneyard's share of
+    the rest."""
+    seat = a[O_SEAT]
+    side = K.side_of(rv, seat)
+    unseen = a[O_UNSEEN]
+    nb = a[O_BONE]
+    if nb <= 0:
+        return -1e18
+    surely = np.int64(0)
+    for j in range(rv[L.R_PLAYERS]):
+        if j != seat:
+            surely |= unseen & _VOID_TILES[a[O_VOID + j]]
+    rest = unseen & ~surely
+    ns = K.popcount(surely)
+    nr = K.popcount(rest)
+    p_rest = 0.0
+    if nr > 0:
+        p_rest = (nb - ns) / nr
+        if p_rest < 0.0:
+            p_rest = 0.0
+        if p_rest > 1.0:
+            p_rest = 1.0
+    tmp = np.empty(L.S_SIZE, np.int64)
+    gain = 0.0
+    m = unseen & K.open_mask(st)
+    while m:
+        u = K.lowest_tile(m)
+        m &= m - 1
+        pb = 1.0 if (surely >> u) & 1 else p_rest
+        if pb <= 0.0:
+            continue
+        bu = 0
+        for k in range(4 if st[L.S_NPLAYED] > 0 else 1):
+            if st[L.S_NPLAYED] > 0:
+                e = st[L.S_END_PIP + k]
+                if e < 0 or (_HIGH[u] != e and _LOW[u] != e):
+                    continue
+            tmp[:] = st
+            before = tmp[L.S_POINTS + side]
+            K._lay(tmp, rv, u, k)
+            K._score_ends(tmp, rv, seat)
+            got = tmp[L.S_POINTS + side] - before
+            if got > bu:
+                bu = got
+        if bu > best_pts:
+            gain += pb / nb * (bu - best_pts)
+    cost = 0
+    if a[O_REPL + seat] >= rv[L.R_FREE_REPL] and a[O_POINTS + side] > 0:
+        cost = 1
+    return gain - cost
+
+
+@njit(cache=True)
+def hard_pick(st, rv, a, codes, n, w):
+    """Index in ``codes[:n]`` of the hard bot's move (see :func:`hard_eval`)."""
+    feats = np.empty((n, N_FEATURES), np.float64)
+    vals = np.empty(n, np.float64)
+    return hard_eval(st, rv, a, codes, n, w, feats, vals)
+
+
+# ---------------------------------------------------------------- the bot
+def _w(default: float, help: str) -> Param:
+    return Param(float, default, help)
+
+
+@register_bot("hard")
+class HardBot(BaseBot):
+    """A weighted evaluation of each move (see the module docstring); the
+    weights are its parameters."""
+
+    name = "hard"
+    PARAMS = {
+        "heavy": _w(0.25, "per pip shed (the hand's end count before minus after the move)"),
+        "double": _w(3.0, "for playing a double"),
+        "follow": _w(0.5, "per own tile left that fits the ends after the move"),
+        "spread": _w(0.75, "per distinct number among the own tiles left"),
+        "void": _w(6.0, "per share of the ends an opponent is known to lack (next seat 1, "
+                        "others 0.5, x2 when it holds 1-2 tiles)"),
+        "lock": _w(4.0, "mean 1/(1+unseen tiles of each end number), + when lighter, - when heavier"),
+        "partner": _w(6.0, "chance the partner can follow the ends minus the next opponent's "
+                              "(x3 when the partner holds 1-2 tiles)"),
+        "points": _w(1.0, "per point made now (a strike is 5)"),
+        "reply": _w(1.6, "per point of the next seat's expected best reply (subtracted)"),
+        "replace": _w(-0.5, "Dominoball threshold: replace when the expected strikes gained "
+                            "at once, net of the strike it costs, exceed this"),
+    }
+
+    def __init__(self, seed: int | None = None, **params):
+        super().__init__(seed, **params)
+        self._w = np.array([float(self.params[k]) for k in (*FEATURES, "replace")], np.float64)
+        self._buf = np.zeros(L.MAX_MOVES, np.int64)
+
+    @property
+    def weights(self) -> dict:
+        """The weights by name (the replacement threshold included)."""
+        return dict(zip((*FEATURES, "replace"), self._w.tolist()))
+
+    def act(self, observation: Observation) -> Move:
+        st = observation.engine_state()
+        buf = self._buf
+        n = K.legal_moves(st, observation._rv, buf)
+        if n == 0:
+            raise ValueError(f"seat {observation.seat} has no move to make")
+        if n == 1:
+            return Move.from_code(buf[0])
+        return Move.from_code(buf[hard_pick(st, observation._rv, observation.array, buf, n, self._w)])
+
+    def explain(self, observation: Observation) -> list[dict]:
+        """Every legal move with its value and features, best first (the
+        chosen move is first; the replacement's features are None)."""
+        st = observation.engine_state()
+        buf = np.zeros(L.MAX_MOVES, np.int64)
+        n = K.legal_moves(st, observation._rv, buf)
+        if n == 0:
+            return []
+        feats = np.zeros((n, N_FEATURES), np.float64)
+        vals = np.zeros(n, np.float64)
+        i = hard_eval(st, observation._rv, observation.array, buf, n, self._w, feats, vals)
+        rows = []
+        for j in range(n):
+            code = int(buf[j])
+            rows.append({
+                "move": str(Move.from_code(code)) if code != L.MOVE_REPLACE else "replace",
+                "code": code,
+                "chosen": j == i,
+                "value": float(vals[j]),
+                "features": None if code == L.MOVE_REPLACE else dict(zip(FEATURES, feats[j].tolist())),
+            })
+        rows.sort(key=lambda r: (not r["chosen"], -r["value"]))
+        return rows
