@@ -51,6 +51,7 @@ __all__ = [
     "parse_record",
     "replay",
     "match_outcome",
+    "match_from_record",
     "record_from_match",
     "save_record",
     "dumps_record",
@@ -456,8 +457,32 @@ def replay(record) -> ReplayResult:
     :raises RecordError: one line naming the hand, the move and why.
     """
     rec = load_record(record)
+    match = Match(rec.rules, seed=0)
+    notes = _replay_into(match, rec)
+    out = match_outcome(match)
+    return ReplayResult(out["hands"], out["scores"], out["winner"], out["finished"],
+                        out.get("dry_goat"), out.get("goals"), match, rec, notes)
+
+
+def match_from_record(record, seed=None) -> Match:
+    """A live :class:`Match` holding a record's play (path, ``dict`` or
+    :class:`Record`), every move checked as by :func:`replay`, ready to go
+    on: a last hand that stops mid-way waits on its seat to move; after a
+    finished hand the next one can be dealt with :meth:`Match.new_hand`.
+    ``seed`` drives the deals of the hands still to come (None: fresh).
+
+    :raises RecordError: as :func:`replay`.
+    """
+    rec = load_record(record)
+    match = Match(rec.rules, seed=seed)
+    _replay_into(match, rec)
+    return match
+
+
+def _replay_into(match: Match, rec: Record) -> list:
+    """Deal and play every hand of ``rec`` on the fresh ``match``; return the
+    per-hand notes (see :class:`ReplayResult`)."""
     rules = rec.rules
-    match = Match(rules, seed=0)
     notes = []
     for hi, hr in enumerate(rec.hands, 1):
         prev = match.current
@@ -478,9 +503,7 @@ def replay(record) -> ReplayResult:
             what = "leader" if "leader" in str(e) else "deal"
             raise RecordError(str(e), hi, what) from None
         notes.append(_replay_hand(hand, hr, hi))
-    out = match_outcome(match)
-    return ReplayResult(out["hands"], out["scores"], out["winner"], out["finished"],
-                        out.get("dry_goat"), out.get("goals"), match, rec, notes)
+    return notes
 
 
 # ---------------------------------------------------------------- writing
