@@ -4,6 +4,11 @@ Subcommands::
 
     dominoai replay FILE [--json]
     dominoai simulate --variant NAME [--players N] [--hands N] [--seed S]
+    dominoai play --variant NAME --opponents LEVEL [--continue]
+    dominoai tournament --variant NAME --bots A,B,... [--hands N | --matches N] [--jobs N] [--out F]
+    dominoai plot RESULTS --out FIG
+    dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
+                  [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai --version
 
 Bad input of any kind (a missing or unreadable file, invalid JSON, a record
@@ -97,7 +102,88 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: for long runs on a terminal)")
     s.set_defaults(func=_cmd_simulate)
+
+    g = sub.add_parser("play", help="play a match against the bots in the terminal",
+                       description="Play a match against the bots: the table is shown before each of "
+                                   "your moves; answer with a move's number or a tile like 6:4 (help "
+                                   "lists the commands). The match is saved after every move; "
+                                   "--continue resumes it. Statistics per variant and opponent level "
+                                   "are kept in the user data directory ($DOMINOAI_DATA_DIR overrides).")
+    g.add_argument("--variant", metavar="NAME",
+                   help=f"a preset (default draw): {', '.join(preset_names())}")
+    g.add_argument("--players", type=_int_at_least(2, "--players"), metavar="N",
+                   help="number of players (default: the preset's)")
+    g.add_argument("--opponents", metavar="LEVEL",
+                   help="the bots' level: easy, medium, hard, insane, or any bot spec "
+                        "(default medium); in pairs your partner plays at least hard")
+    g.add_argument("--seat", type=_int_at_least(0, "--seat"), metavar="N",
+                   help="your seat (default 0)")
+    g.add_argument("--seed", type=_int_at_least(0, "--seed"), metavar="S",
+                   help="random seed for the deals and the bots (default: fresh)")
+    g.add_argument("--target", type=_int_at_least(1, "--target"), metavar="N",
+                   help="play to N points instead of the preset's target")
+    g.add_argument("--pairs", action="store_true",
+                   help="four players in two pairs (e.g. express); kozel always is")
+    g.add_argument("--continue", dest="resume", action="store_true",
+                   help="continue the saved match (its settings are kept)")
+    g.add_argument("--stats", action="store_true",
+                   help="show your statistics and exit")
+    g.set_defaults(func=_cmd_play)
+
+    t = sub.add_parser("tournament", help="bots against bots on duplicate deals, in parallel",
+                       description="Play every pairing of the bots on the same deals, each deal in "
+                                   "every seat rotation; print win rates, points per hand with "
+                                   "paired intervals and ratings; write the hands table.")
+    t.add_argument("--variant", default="draw", metavar="NAME",
+                   help=f"a preset (default draw): {', '.join(preset_names())}")
+    t.add_argument("--players", type=_int_at_least(2, "--players"), metavar="N",
+                   help="number of players (default: the preset's)")
+    t.add_argument("--bots", default="easy,medium,hard", metavar="SPECS",
+                   help="comma-separated bot specs; parameters after ':' joined by '+' or "
+                        "given as 'insane:worlds=400' (default easy,medium,hard)")
+    mode = t.add_mutually_exclusive_group()
+    mode.add_argument("--hands", type=_int_at_least(1, "--hands"), metavar="N",
+                      help="deals per pairing, each played as one hand in every seat rotation (default 200)")
+    mode.add_argument("--matches", type=_int_at_least(1, "--matches"), metavar="N",
+                      help="whole matches to the target per pairing instead of single hands")
+    t.add_argument("--target", type=_int_at_least(1, "--target"), metavar="N",
+                   help="match target instead of the preset's (with --matches)")
+    t.add_argument("--pairs", action="store_true", help="four players in two pairs (e.g. express)")
+    t.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="worker processes (-1: every core; default 1)")
+    t.add_argument("--seed", type=_int_at_least(0, "--seed"), default=0, metavar="S",
+                   help="root seed of every deal and bot (default 0)")
+    t.add_argument("--out", metavar="FILE",
+                   help="results file, .parquet or .csv (parts are written beside it as they finish)")
+    t.add_argument("--records", metavar="DIR", help="also write the JSON record of every match here")
+    t.add_argument("--resume", action="store_true", help="continue an interrupted run of the same --out")
+    t.add_argument("--backend", choices=("dask", "ray"), help="run on a cluster through joblib")
+    t.add_argument("--scheduler", metavar="ADDRESS", help="the cluster scheduler (tcp://host:8786)")
+    t.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                   help="progress bar on stderr (default on)")
+    t.set_defaults(func=_cmd_tournament)
+
+    pl = sub.add_parser("plot", help="plot a tournament's results",
+                        description="Win-rate matrix, ratings and points per hand of a results file.")
+    pl.add_argument("results", metavar="RESULTS", help="a results file written by 'dominoai tournament'")
+    pl.add_argument("--out", required=True, metavar="FIG", help="the figure (.png, .pdf or .svg)")
+    pl.set_defaults(func=_cmd_plot)
     return p
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """``"easy,insane:worlds=400,seed=3,hard"`` -> ``["easy", "insane:worlds=400,seed=3", "hard"]``:
+    a comma starts a new bot unless what follows is ``key=value``."""
+    out: list[str] = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if out and "=" in item and ":" not in item and ":" in out[-1]:
+            out[-1] += "," + item
+        else:
+            out.append(item.replace("+", ","))
+    return out
 
 
 # ---------------------------------------------------------------- replay
@@ -200,6 +286,83 @@ def _cmd_simulate(args) -> int:
     print(f"  mean moves per hand: {st['moves'] / n:.2f}")
     rate = n / st["seconds"] if st["seconds"] > 0 else float("inf")
     print(f"  speed: {rate:,.0f} hands/s ({st['seconds']:.2f} s)")
+    return 0
+
+
+# ---------------------------------------------------------------- play
+def _cmd_play(args) -> int:
+    from .play import PlayError, format_stats, load_stats, play_game, user_data_path
+
+    if args.stats:
+        try:
+            stats = load_stats(user_data_path())
+        except ValueError as e:
+            raise UsageError(f"the stats file cannot be read: {e}") from None
+        print("\n\n".join(format_stats(stats, v) for v in sorted(stats)) or "No statistics yet.")
+        return 0
+    overrides = {}
+    if args.target is not None:
+        overrides["target"] = args.target
+    if args.pairs:
+        overrides["partnerships"] = True
+    try:
+        return play_game(args.variant, args.players, args.opponents, seat=args.seat, seed=args.seed,
+                         resume=args.resume, **overrides)
+    except PlayError as e:
+        raise UsageError(str(e)) from None
+
+
+# ---------------------------------------------------------------- tournament
+def _cmd_tournament(args) -> int:
+    import os
+
+    from .tournament import BotError, run_tournament
+
+    bots = split_bot_specs(args.bots)
+    if len(bots) < 2:
+        raise UsageError(f"--bots needs at least two bot specs (got {args.bots!r})")
+    overrides = {}
+    if args.target is not None:
+        overrides["target"] = args.target
+    if args.pairs:
+        overrides["partnerships"] = True
+    if args.scheduler and not args.backend:
+        raise UsageError("--scheduler goes with --backend dask (or ray)")
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
+    hands = args.hands if args.hands is not None else (None if args.matches else 200)
+    try:
+        res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
+                             matches=args.matches, jobs=args.jobs, seed=args.seed, out=args.out,
+                             records=args.records, resume=args.resume, backend=args.backend,
+                             scheduler=args.scheduler, progress=args.progress, **overrides)
+    except BotError as e:
+        raise UsageError(str(e)) from None
+    except (ValueError, TypeError, OSError, ImportError) as e:
+        raise UsageError(str(e)) from None
+    print(res.summary())
+    if args.out:
+        print(f"results: {args.out}")
+    return 0
+
+
+def _cmd_plot(args) -> int:
+    import os
+
+    from .plots import plot_results
+
+    if not os.path.exists(args.results):
+        raise UsageError(f"no such results file: {args.results}")
+    ext = os.path.splitext(args.out)[1].lower()
+    if ext not in (".png", ".pdf", ".svg"):
+        raise UsageError(f"--out must end in .png, .pdf or .svg (got {args.out!r})")
+    import matplotlib
+    matplotlib.use("Agg")
+    try:
+        plot_results(args.results, args.out)
+    except (ValueError, KeyError, OSError) as e:
+        raise UsageError(f"cannot plot {args.results}: {e}") from None
+    print(f"figure: {args.out}")
     return 0
 
 

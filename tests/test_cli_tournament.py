@@ -1,0 +1,56 @@
+"""The tournament and plot commands: the main job from the command line."""
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from dominoai.cli import main, split_bot_specs
+
+
+def test_split_bot_specs():
+    assert split_bot_specs("easy,insane:worlds=400,seed=3,hard") == [
+        "easy", "insane:worlds=400,seed=3", "hard"]
+    assert split_bot_specs("hard:w_heavy=1+w_spread=0, medium") == ["hard:w_heavy=1,w_spread=0", "medium"]
+
+
+def test_tournament_writes_results_and_plot(tmp_path, capsys):
+    out = tmp_path / "r.parquet"
+    code = main(["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "30",
+                 "--seed", "4", "--out", str(out), "--no-progress", "--records", str(tmp_path / "rec")])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "easy v medium" in text and "Ratings" in text
+    df = pd.read_parquet(out)
+    # 30 deals x 2 seat rotations x 2 seats = 120 rows, every deal played both ways
+    assert len(df) == 120
+    assert df.groupby("deal")["rotation"].nunique().eq(2).all()
+    assert not (tmp_path / "r.parquet.parts").exists()
+    assert len(os.listdir(tmp_path / "rec")) == 60
+    fig = tmp_path / "fig.png"
+    assert main(["plot", str(out), "--out", str(fig)]) == 0
+    assert fig.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["tournament", "--variant", "nope", "--bots", "easy,medium"], "unknown preset"),
+    (["tournament", "--bots", "easy,foo"], "unknown bot 'foo'"),
+    (["tournament", "--bots", "easy:x=1,medium"], "no parameter 'x'"),
+    (["tournament", "--bots", "easy"], "at least two"),
+    (["tournament", "--bots", "easy,medium", "--hands", "0"], "at least 1"),
+    (["tournament", "--bots", "easy,medium", "--out", "x.txt"], "x.txt"),
+    (["plot", "missing.parquet", "--out", "f.png"], "no such results file"),
+])
+def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("dominoai: error:") and msg in err
+    assert not list(tmp_path.iterdir())  # nothing half-written
+
+
+def test_tournament_subprocess_no_traceback(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "dominoai", "tournament", "--bots", "easy,nobot"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and "Traceback" not in p.stderr

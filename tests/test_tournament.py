@@ -1,0 +1,476 @@
+"""The tournament harness: schedule, duplicate deals, determinism across jobs,
+kill-and-resume, bot failures, statistics, Dask, plots and the notebook."""
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pandas.testing as pdt
+import pyarrow.parquet as pq
+import pytest
+
+from dominoai import Match, get_rules
+from dominoai.bots import BaseBot, make_bot, register_bot
+from dominoai.records import load_record, replay
+from dominoai.tournament import (BotError, BotFailure, bradley_terry, load_results, make_schedule,
+                                 paired_ci, pairing_stats, pairings, ratings, reproduce, rotations,
+                                 run_tournament, seating, wilson)
+from dominoai.tournament.schedule import deal_seed
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------- test bots
+SLEEP = [0.0]
+
+
+@register_bot("sleepy")
+class SleepyBot(BaseBot):
+    """easy, but slow when SLEEP[0] > 0 (the same moves either way)."""
+
+    name = "sleepy"
+
+    def act(self, obs):
+        if SLEEP[0]:
+            time.sleep(SLEEP[0])
+        return _easy_move(self, obs)
+
+
+def _easy_move(bot, obs):
+    codes = obs.legal_codes()
+    from dominoai import Move
+    return Move.from_code(codes[bot.rng.integers(len(codes))])
+
+
+@register_bot("flaky")
+class FlakyBot(BaseBot):
+    """Plays like easy; raises on its 3rd decision."""
+
+    name = "flaky"
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed, **params)
+        self.decisions = 0
+
+    def act(self, obs):
+        self.decisions += 1
+        if self.decisions == 3:
+            raise RuntimeError("flaky bot gives up\non purpose")
+        return _easy_move(self, obs)
+
+
+SEEN_STATES = []
+
+
+@register_bot("peeker")
+class PeekerBot(BaseBot):
+    """An 'omniscient'-style bot: the harness must hand it the true state."""
+
+    name = "peeker"
+
+    def act(self, obs):  # pragma: no cover - must not be called
+        raise AssertionError("act_with_state should have been used")
+
+    def act_with_state(self, obs, st):
+        from dominoai.engine import layout as L
+        from dominoai.observation import O_HAND
+        SEEN_STATES.append((int(obs.array[O_HAND]), int(st[L.S_HAND + obs.seat]),
+                            int(st[L.S_HAND + 1 - obs.seat])))
+        return _easy_move(self, obs)
+
+
+def _no_time(df):
+    return df.drop(columns="time")
+
+
+# ---------------------------------------------------------------- schedule
+def test_pairings_two_players():
+    r = get_rules("draw")
+    bots = ["easy", "medium", "hard", "insane"]
+    ps = pairings(bots, r)
+    assert len(ps) == 6 and len(set(ps)) == 6
+    assert all(a != b for a, b in ps)
+    assert rotations(r) == 2
+    assert [seating(("a", "b"), k, r) for k in range(2)] == [("a", "b"), ("b", "a")]
+
+
+def test_pairings_three_and_four_players():
+    r3 = get_rules("draw", players=3)
+    assert pairings(["a", "b", "c", "d"], r3) == [("a", "b", "c"), ("a", "b", "d"), ("a", "c", "d"),
+                                                 ("b", "c", "d")]
+    assert pairings(["a", "b"], r3) == [("a", "a", "b"), ("a", "b", "b")]
+    assert rotations(r3) == 3
+    r4 = get_rules("block", players=4)
+    assert pairings(["a", "b", "c", "d"], r4) == [("a", "b", "c", "d")]
+    assert len(pairings(list("abcde"), r4)) == 5
+    assert all(Counter(t) for t in pairings(["a", "b", "c"], r4))
+    assert pairings(["a", "b", "c"], r4) == [("a", "a", "b", "c"), ("a", "b", "b", "c"), ("a", "b", "c", "c")]
+    # every bot sits in every seat exactly once over the rotations
+    for r, lineup in ((r3, ("a", "b", "c")), (r4, ("a", "b", "c", "d"))):
+        seats = [seating(lineup, k, r) for k in range(rotations(r))]
+        for s in range(r.players):
+            assert sorted(x[s] for x in seats) == sorted(lineup)
+
+
+def test_pairings_partnerships():
+    r = get_rules("kozel")
+    assert rotations(r) == 2
+    ps = pairings(["easy", "medium", ("hard", "easy")], r)
+    assert ps == [(("easy", "easy"), ("medium", "medium")), (("easy", "easy"), ("hard", "easy")),
+                  (("medium", "medium"), ("hard", "easy"))]
+    lineup = (("a1", "a2"), ("b1", "b2"))
+    assert seating(lineup, 0, r) == ("a1", "b1", "a2", "b2")
+    assert seating(lineup, 1, r) == ("b1", "a1", "b2", "a2")   # the pairs swapped
+    assert pairings(["x", "y"], get_rules("openspiel_team")) == [(("x", "x"), ("y", "y"))]
+
+
+def test_schedule_errors():
+    r = get_rules("draw")
+    with pytest.raises(ValueError, match="listed twice"):
+        pairings(["easy", "easy"], r)
+    with pytest.raises(ValueError, match="partnership"):
+        pairings([("easy", "medium"), "hard"], r)
+    with pytest.raises(ValueError, match="positive"):
+        make_schedule(r, ["easy", "medium"], 0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_tournament("draw", ["easy", "nosuchbot"], hands=2, progress=False)
+    with pytest.raises(ValueError, match="parquet or .csv"):
+        run_tournament("draw", ["easy", "medium"], hands=2, progress=False, out="x.txt")
+
+
+def test_schedule_seeds_and_batches():
+    r = get_rules("draw")
+    s = make_schedule(r, ["a", "b", "c"], 50, seed=7, batch_units=4)
+    units = [u for b in s.batches() for u in range(b.start, b.stop)]
+    assert units == list(range(s.units)) and s.units == 150
+    assert s.games == 300
+    seeds = [s.deal_seed(d) for d in range(50)]
+    assert len(set(seeds)) == 50 and all(0 <= x < 2 ** 63 for x in seeds)
+    assert seeds == [deal_seed(7, d) for d in range(50)]
+    assert deal_seed(8, 0) != seeds[0]
+    ids = {s.game_id(t, d, k) for t in range(3) for d in range(50) for k in range(2)}
+    assert ids == set(range(300))
+    # the tournament id does not depend on anything but the configuration
+    assert s.ident() == make_schedule(r, ["a", "b", "c"], 50, seed=7, batch_units=4).ident()
+    assert s.ident() != make_schedule(r, ["a", "b", "c"], 50, seed=8, batch_units=4).ident()
+
+
+# ---------------------------------------------------------------- playing
+def test_hands_table_and_duplicate_deals(tmp_path):
+    res = run_tournament("draw", ["easy", "medium"], hands=6, seed=3, progress=False, records=tmp_path)
+    h = res.hands
+    assert len(h) == 6 * 2 * 2
+    assert list(h.columns[:6]) == ["tournament", "table", "pairing", "deal", "rotation", "match"]
+    assert not h.duplicated(["match", "hand", "seat"]).any()
+    # per hand: exactly one row per seat; the side points sum as the result says
+    for (m, _), g in h.groupby(["match", "hand"]):
+        assert sorted(g["seat"]) == [0, 1]
+        assert g["won"].sum() <= 1
+        assert np.isclose(g["margin"].sum(), 0)
+    # the same deal in both rotations, the bots swapped
+    files = sorted(tmp_path.glob("match-*.json"))
+    assert len(files) == 12
+    recs = [json.loads(f.read_text()) for f in files]
+    by_deal = {}
+    for rec in recs:
+        t = rec["tournament"]
+        by_deal.setdefault(t["deal"], []).append((t["rotation"], rec["seats"], rec["hands"][0]["deal"],
+                                                  rec["hands"][0]["boneyard"], rec["hands"][0]["leader"]))
+        # every record replays to the table's points
+        out = replay(rec).to_dict()
+        rows = h[h["match"] == t["match"]].sort_values("seat")
+        assert out["hands"][0]["points"] == [int(rows[rows["side"] == s]["points"].iloc[0]) for s in range(2)]
+    for d, games in by_deal.items():
+        (r0, s0, deal0, bone0, lead0), (r1, s1, deal1, bone1, lead1) = sorted(games)
+        assert deal0 == deal1 and bone0 == bone1 and lead0 == lead1
+        assert [x.split(":")[0] for x in s0] == ["easy", "medium"]
+        assert [x.split(":")[0] for x in s1] == ["medium", "easy"]
+        # and Match(rules, seed=deal_seed) deals it again
+        seed = int(h[h["deal"] == d]["deal_seed"].iloc[0])
+        hand = Match("draw", seed=seed).new_hand()
+        assert [[str(t) for t in hand.dealt(s)] for s in range(2)] == deal0
+
+
+def test_jobs_1_and_2_identical():
+    kw = dict(variant="draw", bots=["easy", "medium", "sleepy"], hands=24, seed=11, progress=False,
+              batch_units=5)
+    a = run_tournament(jobs=1, **kw)
+    b = run_tournament(jobs=2, **kw)
+    assert len(a.hands) == 3 * 24 * 2 * 2
+    pdt.assert_frame_equal(_no_time(a.hands), _no_time(b.hands))
+    # nor does the batching change anything
+    c = run_tournament(jobs=1, **dict(kw, batch_units=7))
+    pdt.assert_frame_equal(_no_time(a.hands), _no_time(c.hands))
+    # matches too
+    kw = dict(variant="block", bots=["easy", "medium"], matches=3, seed=2, progress=False, batch_units=1)
+    a, b = run_tournament(jobs=1, **kw), run_tournament(jobs=2, **kw)
+    pdt.assert_frame_equal(_no_time(a.hands), _no_time(b.hands))
+    pdt.assert_frame_equal(a.matches, b.matches)
+
+
+def test_matches_mode_and_files(tmp_path):
+    out = tmp_path / "res" / "m.csv"
+    res = run_tournament("block", ["easy", "medium"], players=3, matches=2, seed=1, progress=False,
+                         out=out)
+    m, h = res.matches, res.hands
+    assert out.exists() and (tmp_path / "res" / "m.matches.csv").exists()
+    assert not (tmp_path / "res" / "m.csv.parts").exists()
+    assert len(m) == 2 * 2 * 3 * 3           # tables x matches x rotations x seats
+    assert m["finished"].all()
+    assert (m.groupby("match")["won"].sum() <= 1).all()
+    hands_per_match = h.groupby("match")["hand"].nunique()
+    assert (m.groupby("match")["hands"].first() == hands_per_match).all()
+    # the final score of a match is the last hand's cumulative score
+    last = h.sort_values("hand").groupby(["match", "seat"]).tail(1).set_index(["match", "seat"])["score"]
+    assert (m.set_index(["match", "seat"])["score"] == last.loc[m.set_index(["match", "seat"]).index]).all()
+    back = load_results(out)
+    pdt.assert_frame_equal(back.hands, res.hands, check_dtype=False)
+    pdt.assert_frame_equal(back.matches, res.matches, check_dtype=False)
+    # resuming a finished run reads it back
+    again = run_tournament("block", ["easy", "medium"], players=3, matches=2, seed=1, progress=False,
+                           out=out, resume=True)
+    assert again.played == 0 and len(again.hands) == len(h)
+    assert "Pairings" in res.summary() and "Ratings" in res.summary()
+
+
+def test_partnerships_run(capsys):
+    res = run_tournament("openspiel_team", ["easy", "medium"], hands=10, progress=True)
+    err = capsys.readouterr().err
+    assert "20/20" in err and "hand/s" in err   # the progress bar
+    h = res.hands
+    assert len(h) == 10 * 2 * 4
+    for (_, _), g in h.groupby(["match", "hand"]):
+        g = g.sort_values("seat")
+        assert list(g["bot"])[0] == list(g["bot"])[2] and list(g["bot"])[1] == list(g["bot"])[3]
+        assert list(g["side"]) == [0, 1, 0, 1]
+    p = res.pairings
+    assert len(p) == 1 and p["games"].iloc[0] == 20
+
+
+def test_omniscient_bot_gets_the_true_state():
+    SEEN_STATES.clear()
+    run_tournament("block", ["peeker", "easy"], hands=2, progress=False)
+    assert SEEN_STATES
+    for own_obs, own_st, other in SEEN_STATES:
+        assert own_obs == own_st and other != 0
+
+
+# ---------------------------------------------------------------- resume
+SCRIPT = """
+import time
+from dominoai.bots import BaseBot, register_bot
+from dominoai import Move
+
+@register_bot("sleepy")
+class SleepyBot(BaseBot):
+    name = "sleepy"
+    def act(self, obs):
+        time.sleep(0.002)
+        codes = obs.legal_codes()
+        return Move.from_code(codes[self.rng.integers(len(codes))])
+
+from dominoai.tournament import run_tournament
+run_tournament("draw", ["sleepy", "medium"], hands=40, seed=5, out={out!r}, batch_units=2, progress=False)
+"""
+
+
+def test_kill_and_resume(tmp_path):
+    out = tmp_path / "r.parquet"
+    parts = tmp_path / "r.parquet.parts"
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT.format(out=str(out)))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if parts.exists() and list(parts.glob("hands-*.parquet")):
+                break
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    done = list(parts.glob("hands-*.parquet"))
+    assert 1 <= len(done) < 20 and not out.exists()
+    for f in done:
+        assert pq.read_table(f).num_rows == 2 * 2 * 2      # written whole
+    kw = dict(variant="draw", bots=["sleepy", "medium"], hands=40, seed=5, batch_units=2, progress=False)
+    with pytest.raises(ValueError, match="resume"):
+        run_tournament(out=out, **kw)
+    with pytest.raises(ValueError, match="different tournament"):
+        run_tournament(out=out, resume=True, **dict(kw, seed=6))
+    resumed = run_tournament(out=out, resume=True, **kw)
+    assert resumed.played == 40 * 2 - 4 * len(done)
+    assert out.exists() and not parts.exists()
+    full = run_tournament(**kw)
+    h = resumed.hands
+    assert len(h) == 40 * 2 * 2 and not h.duplicated(["match", "hand", "seat"]).any()
+    pdt.assert_frame_equal(_no_time(h), _no_time(full.hands))
+    pdt.assert_frame_equal(_no_time(load_results(out).hands), _no_time(full.hands))
+
+
+# ---------------------------------------------------------------- bot failure
+def test_bot_that_raises(tmp_path):
+    out = tmp_path / "f.parquet"
+    with pytest.raises(BotError) as ei:
+        run_tournament("draw", ["easy", "medium", "flaky"], hands=3, seed=2, out=out, batch_units=1,
+                       progress=False)
+    err = ei.value
+    msg = str(err)
+    assert "\n" not in msg
+    assert "flaky" in msg and str(deal_seed(2, 0)) in msg and str(err.record) in msg
+    assert "RuntimeError: flaky bot gives up on purpose" in msg
+    assert err.bot == "flaky" and err.deal_seed == deal_seed(2, 0)
+    # the record is valid and reproduces the failure
+    rec = load_record(err.record)
+    assert rec.seats[err.seat].startswith("flaky:seed=")
+    res = replay(err.record)
+    assert res.hands[-1]["end"] is None
+    with pytest.raises(BotFailure) as fi:
+        reproduce(err.record)
+    assert fi.value.seat == err.seat and isinstance(fi.value.error, RuntimeError)
+    assert err.record.parent == tmp_path and err.record.name.startswith("f.parquet.failure-flaky-")
+    # what was written before stays readable: batch 0 is easy v medium, deal 0
+    parts = tmp_path / "f.parquet.parts"
+    t = pq.read_table(parts / "hands-000000.parquet").to_pandas()
+    assert len(t) == 4 and set(t["bot"]) == {"easy", "medium"}
+    assert json.loads((parts / "manifest.json").read_text())["done"] == [0]
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_hand_computed():
+    lo, hi = wilson(7, 10)
+    z = 1.959963984540054
+    p, n = 0.7, 10
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert lo == pytest.approx(c - h) and hi == pytest.approx(c + h)
+    assert (round(lo, 4), round(hi, 4)) == (0.3968, 0.8922)
+    lo0, hi0 = wilson(0, 10)
+    assert lo0 == 0 and hi0 == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(10, 10)[1] == 1
+    assert all(math.isnan(x) for x in wilson(0, 0))
+
+
+def test_paired_ci_hand_computed():
+    m, lo, hi = paired_ci([1.0, 2.0, 3.0, 6.0])
+    # mean 3, sd = sqrt(((−2)²+(−1)²+0+3²)/3) = sqrt(14/3), t(0.975, 3) = 3.182446305284263
+    half = 3.182446305284263 * math.sqrt(14 / 3) / 2
+    assert m == 3 and lo == pytest.approx(3 - half) and hi == pytest.approx(3 + half)
+    assert math.isnan(paired_ci([1.0])[1])
+
+
+def _tiny_table():
+    """Two bots, three deals, two rotations; points (own side) per hand."""
+    rows = []
+    # deal: [(rotation0: A pts, B pts), (rotation1: A pts, B pts)]; A in seat r
+    deals = {0: [(10, 0), (0, 4)], 1: [(0, 6), (0, 2)], 2: [(8, 0), (5, 0)]}
+    match = 0
+    for d, games in deals.items():
+        for r, (pa, pb) in enumerate(games):
+            seats = {r: ("A", pa), 1 - r: ("B", pb)}
+            winner = "A" if pa > pb else "B" if pb > pa else None
+            for s in range(2):
+                bot, pts = seats[s]
+                other = pb if bot == "A" else pa
+                rows.append(dict(table=0, deal=d, rotation=r, match=match, hand=0, seat=s, side=s, bot=bot,
+                                 points=pts, margin=float(pts - other), won=winner == bot))
+            match += 1
+    return pd.DataFrame(rows)
+
+
+def test_pairing_stats_tiny_table():
+    df = _tiny_table()
+    p = pairing_stats(df)
+    assert len(p) == 1
+    row = p.iloc[0]
+    assert (row.bot_a, row.bot_b, row.games, row.wins_a, row.wins_b, row.draws) == ("A", "B", 6, 3, 3, 0)
+    assert row.win_rate == 0.5
+    lo, hi = wilson(3, 6)
+    assert row.win_lo == pytest.approx(lo) and row.win_hi == pytest.approx(hi)
+    # per-deal mean of A-B: deal0 (10 + -4)/2 = 3, deal1 (-6 + -2)/2 = -4, deal2 (8 + 5)/2 = 6.5
+    m, dlo, dhi = paired_ci([3, -4, 6.5])
+    assert row.deals == 3
+    assert row.points_diff == pytest.approx(m) and row.diff_lo == pytest.approx(dlo)
+    assert row.diff_hi == pytest.approx(dhi)
+
+
+def test_bradley_terry_two_bots():
+    r = bradley_terry(np.array([[0.0, 30.0], [10.0, 0.0]]))
+    assert r[0] - r[1] == pytest.approx(400 * math.log10(30.5 / 10.5))
+    assert r.sum() == pytest.approx(0)
+    # three bots, consistent strengths: the fit recovers them (no prior)
+    p = np.array([1.0, 2.0, 4.0])
+    w = np.array([[0 if i == j else 1000 * p[i] / (p[i] + p[j]) for j in range(3)] for i in range(3)])
+    rr = bradley_terry(w, prior=0)
+    expect = 400 * np.log10(p)
+    assert rr == pytest.approx(expect - expect.mean(), abs=1e-6)
+
+
+def test_ratings_from_table():
+    df = _tiny_table()
+    r = ratings(df, n_boot=50, seed=1)
+    assert list(r.columns) == ["bot", "rating", "lo", "hi", "games"]
+    assert r["rating"].abs().max() == pytest.approx(0, abs=1e-9)   # 3-3
+    assert (r["lo"] <= r["rating"]).all() and (r["rating"] <= r["hi"]).all()
+    # a clear winner rates higher, with an interval above the loser's
+    res = run_tournament("block", ["easy", "medium"], hands=150, seed=0, progress=False)
+    rr = res.ratings.set_index("bot")
+    assert rr.loc["medium", "rating"] > rr.loc["easy", "rating"]
+    assert rr.loc["medium", "games"] == 300
+
+
+# ---------------------------------------------------------------- plots
+def test_plots(tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.axes import Axes
+    from dominoai import plots
+    res = run_tournament("draw", ["easy", "medium", "sleepy"], hands=10, progress=False)
+    for f in (plots.win_rate_matrix, plots.ratings, plots.points_distribution):
+        assert isinstance(f(res.hands), Axes)
+    assert isinstance(plots.win_rate_matrix(res.pairings), Axes)
+    assert isinstance(plots.ratings(res.ratings), Axes)
+    out = tmp_path / "r.parquet"
+    run_tournament("draw", ["easy", "medium"], hands=5, progress=False, out=out)
+    plots.plot_results(out, tmp_path / "fig.png")
+    assert (tmp_path / "fig.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------- dask
+def test_dask_local_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    kw = dict(variant="block", bots=["easy", "medium"], hands=20, seed=4, progress=False, batch_units=4)
+    ref = run_tournament(jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        res = run_tournament(backend="dask", scheduler=cluster.scheduler_address, **kw)
+    pdt.assert_frame_equal(_no_time(res.hands), _no_time(ref.hands))
+
+
+# ---------------------------------------------------------------- notebook
+def test_notebook_runs(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = nbformat.read(ROOT / "notebooks" / "win_rates.ipynb", as_version=4)
+    # small sizes, and only the simple bots (the notebook's own default is the whole ladder)
+    i = next(k for k, c in enumerate(nb.cells) if "HANDS =" in c.source)
+    nb.cells.insert(i + 1, nbformat.v4.new_code_cell('BOTS = ["easy", "medium"]\nHANDS = 20'))
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "Ratings" in text
+    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+               for o in c.get("outputs", []))
