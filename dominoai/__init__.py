@@ -2,7 +2,11 @@
 
 The public API is re-exported here; see the README for a tour.
 """
-from .tiles import Tile, TileSet
+from . import _numba_cache
+
+_numba_cache.configure()  # before any kernel is defined (see _numba_cache)
+
+from .tiles import Tile, TileSet  # noqa: E402
 from .rules import Rules, get_rules, preset_names, PRESETS
 from .game import END_NAMES, Event, Hand, HandResult, IllegalMoveError, Match, MatchResult, Move
 from .observation import Observation, observe
