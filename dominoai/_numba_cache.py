@@ -47,6 +47,7 @@ def configure() -> str | None:
     path = base / f"numba-{source_hash()}"
     try:
         path.mkdir(parents=True, exist_ok=True)
+        os.utime(path)  # in use: keep it from being pruned
     except OSError:
         return None
     numba.config.CACHE_DIR = str(path)
