@@ -193,6 +193,21 @@ class MatchResult:
 _MOVES = tuple(Move(_TILES[c >> 2], c & 3) for c in range(L.MOVE_REPLACE)) + (Move.replacement(),)
 
 
+def events_from_rows(rows: np.ndarray) -> list[Event]:
+    """Events from the engine's event log rows ``(kind, seat, a, b)``
+    (``int64``, shape ``(n, 4)``; see ``engine.layout``)."""
+    out = []
+    for kind, seat, a, b in rows.tolist():
+        k = _EV_KIND[kind]
+        if k == "play":
+            out.append(Event(k, seat, _TILES[a], b, 1))
+        elif k == "replace":
+            out.append(Event(k, seat, None, None, 1))
+        else:
+            out.append(Event(k, seat, None, None, a, tuple(p for p in range(7) if b >> p & 1)))
+    return out
+
+
 def _tile_ids(tiles: Iterable, what: str) -> list[int]:
     out = []
     for t in tiles:
@@ -465,16 +480,7 @@ class Hand:
             rows = self._final["ev"]
         else:
             rows = self.match._ev[: int(self.match._st[L.S_NEVENTS])]
-        out = []
-        for kind, seat, a, b in rows.tolist():
-            k = _EV_KIND[kind]
-            if k == "play":
-                out.append(Event(k, seat, _TILES[a], b, 1))
-            elif k == "replace":
-                out.append(Event(k, seat, None, None, 1))
-            else:
-                out.append(Event(k, seat, None, None, a, tuple(p for p in range(7) if b >> p & 1)))
-        return out
+        return events_from_rows(rows)
 
     @property
     def result(self) -> HandResult | None:

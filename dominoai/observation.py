@@ -48,7 +48,7 @@ from numba import njit
 
 from .engine import kernels as K
 from .engine import layout as L
-from .game import _EV_KIND, _TILES, END_NAMES, Event, Hand, Move
+from .game import END_NAMES, Event, Hand, Move, events_from_rows
 from .rules import Rules
 from .tiles import FULL_MASK, Tile, TileSet
 
@@ -286,16 +286,7 @@ class Observation:
     @property
     def events(self) -> list[Event]:
         """The public events of the hand, in order."""
-        out = []
-        for kind, seat, a, b in self._ev.tolist():
-            k = _EV_KIND[kind]
-            if k == "play":
-                out.append(Event(k, seat, _TILES[a], b, 1))
-            elif k == "replace":
-                out.append(Event(k, seat, None, None, 1))
-            else:
-                out.append(Event(k, seat, None, None, a, tuple(p for p in range(7) if b >> p & 1)))
-        return out
+        return events_from_rows(self._ev)
 
     def partner(self) -> int | None:
         """The partner's seat in partnership presets, else None."""

@@ -1,7 +1,7 @@
 """Hand-made tests of RULES.md "Common ground", and of rules validation.
 
 Every deal is written out by hand and every expected value is worked out by
-hand from /work/shared/RULES.md and docs/conventions.md (the arithmetic is
+hand from RULES.md (the shared spec) and docs/conventions.md (the arithmetic is
 in the comments); nothing expected is computed with the engine.
 """
 
@@ -10,23 +10,7 @@ import pytest
 from dominoai import IllegalMoveError, Match, Tile, TileSet, get_rules
 from dominoai.tiles import HEAVY_ORDER, N_TILES
 
-# The set in id order (conventions.md: a:b with a >= b has id a*(a+1)//2 + b).
-SET = [f"{a}:{b}" for a in range(7) for b in range(a + 1)]
-
-
-def norm(t):
-    a, b = (int(x) for x in t.split(":"))
-    return f"{max(a, b)}:{min(a, b)}"
-
-
-def rest(*groups):
-    """The tiles of the set not in any of ``groups``, in id order."""
-    used = {norm(t) for g in groups for t in g}
-    return [t for t in SET if t not in used]
-
-
-def legal(h):
-    return sorted(str(m) for m in h.legal_moves())
+from handmade import SET, legal, rest
 
 
 def kinds(h):

@@ -1,7 +1,7 @@
 """Hand-made tests of the RULES.md preset `dominoball` (seed 003).
 
 Deals are written by hand; every expected value (counts of the ends, strikes,
-goals) is worked out by hand from /work/shared/RULES.md and
+goals) is worked out by hand from RULES.md (the shared spec) and
 docs/conventions.md, with the arithmetic in the comments.
 """
 
@@ -10,26 +10,7 @@ import pytest
 from dominoai import IllegalMoveError, Match, get_rules
 from dominoai.engine.kernels import goals_for
 
-SET = [f"{a}:{b}" for a in range(7) for b in range(a + 1)]
-
-
-def norm(t):
-    a, b = (int(x) for x in t.split(":"))
-    return f"{max(a, b)}:{min(a, b)}"
-
-
-def rest(*groups):
-    used = {norm(t) for g in groups for t in g}
-    return [t for t in SET if t not in used]
-
-
-def legal(h):
-    return sorted(str(m) for m in h.legal_moves())
-
-
-def play(h, moves):
-    for mv in moves:
-        h.play(mv)
+from handmade import rest, legal, play
 
 
 def new(s0, s1, bone=None, leader=0):

@@ -2,34 +2,14 @@
 seed 002's Draw and Block (`first_lead="highest_double"`).
 
 Deals are written by hand; every expected value is worked out by hand from
-/work/shared/RULES.md, with the arithmetic in the comments.
+RULES.md (the shared spec), with the arithmetic in the comments.
 """
 
 import pytest
 
 from dominoai import Match, get_rules
 
-SET = [f"{a}:{b}" for a in range(7) for b in range(a + 1)]
-
-
-def norm(t):
-    a, b = (int(x) for x in t.split(":"))
-    return f"{max(a, b)}:{min(a, b)}"
-
-
-def rest(*groups):
-    """The tiles of the set not in any of ``groups``, in id order."""
-    used = {norm(t) for g in groups for t in g}
-    return [t for t in SET if t not in used]
-
-
-def legal(h):
-    return sorted(str(m) for m in h.legal_moves())
-
-
-def play(h, moves):
-    for mv in moves:
-        h.play(mv)
+from handmade import rest, legal, play
 
 
 # ---------------------------------------------------------------------------

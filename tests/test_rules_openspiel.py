@@ -12,25 +12,11 @@ import pytest
 
 from dominoai import Match, get_rules
 
-SET = [f"{a}:{b}" for a in range(7) for b in range(a + 1)]
-
-
-def norm(t):
-    a, b = (int(x) for x in t.split(":"))
-    return f"{max(a, b)}:{min(a, b)}"
+from handmade import SET, norm, legal, play
 
 
 def check_deal(deal):
     assert sorted(norm(t) for h in deal for t in h) == sorted(SET)
-
-
-def legal(h):
-    return sorted(str(m) for m in h.legal_moves())
-
-
-def play(h, moves):
-    for mv in moves:
-        h.play(mv)
 
 
 # ============================================================ openspiel_block

@@ -14,14 +14,14 @@ import numpy as np
 from numba import njit
 
 from .kernels import (
-    _finish_hand, deal_perm, new_match, nth_tile, popcount, rng_below, side_of, start_hand,
+    _finish_hand, deal_perm, new_match, nth_tile, popcount, rng_below, side_of, start_hand, tally,
 )
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, R_ZERO_LEAD, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, S_CAND,
     S_SPIN, S_SPIN_TILE, S_VOID, R_FREE_REPL, MAX_EVENTS, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
     R_HAND_SIZE, R_PLAYERS, S_CARRY, S_HAND_NO, S_MATCH_OVER, S_MATCH_WINNER, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_LEAD_TILE, S_PLAYED, S_SCORE, SPIN_NONE,
     S_BONE_END, S_BONE_POS, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_LAST, S_LOG, S_MUST, S_NPLAYED, S_POINTS,
-    S_REPL, S_SIZE, S_STATUS, S_WINNER, ST_BLOCKED, ST_CUT, ST_DOMINO,
+    S_REPL, S_SIZE, ST_BLOCKED, ST_CUT, ST_DOMINO,
 )
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
 
@@ -396,11 +396,4 @@ def simulate_fast(rv, seed, n_hands, stats):
         deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
         stats[12] += playout_fast(st, rv, rs, ev)
-        w = st[S_WINNER]
-        if w >= 0:
-            stats[w] += 1
-        else:
-            stats[7] += 1
-        stats[3 + st[S_STATUS]] += 1
-        for s in range(4):
-            stats[8 + s] += st[S_POINTS + s]
+        tally(st, stats)

@@ -811,11 +811,19 @@ def simulate(rv, seed, n_hands, stats):
         deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
         stats[12] += playout_random(st, rv, ev, rs, buf)
-        w = st[S_WINNER]
-        if w >= 0:
-            stats[w] += 1
-        else:
-            stats[7] += 1
-        stats[3 + st[S_STATUS]] += 1
-        for s in range(4):
-            stats[8 + s] += st[S_POINTS + s]
+        tally(st, stats)
+
+
+@njit(cache=True)
+def tally(st, stats):
+    """Add a finished hand to simulation ``stats`` (int64, shape (16,)):
+    [0:4] hand wins per side, [4] domino, [5] blocked, [6] cut short,
+    [7] no winner, [8:12] points per side ([12] moves: the caller's)."""
+    w = st[S_WINNER]
+    if w >= 0:
+        stats[w] += 1
+    else:
+        stats[7] += 1
+    stats[3 + st[S_STATUS]] += 1
+    for s in range(4):
+        stats[8 + s] += st[S_POINTS + s]
