@@ -329,7 +329,10 @@ def _cmd_tournament(args) -> int:
     if args.scheduler and not args.backend:
         raise UsageError("--scheduler goes with --backend dask (or ray)")
     if args.records:
-        os.makedirs(args.records, exist_ok=True)
+        try:
+            os.makedirs(args.records, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
@@ -377,6 +380,14 @@ def main(argv=None) -> int:
     """Run the ``dominoai`` command with ``argv`` (default: ``sys.argv[1:]``);
     return the exit code: 0 done, 2 bad input (one line on stderr)."""
     parser = build_parser()
+    import signal
+
+    def _term(signum, frame):  # `kill`: stop like Ctrl-C, so worker pools shut down
+        raise KeyboardInterrupt
+    try:
+        old_term = signal.signal(signal.SIGTERM, _term)
+    except (ValueError, OSError):  # not the main thread
+        old_term = None
     try:
         args = parser.parse_args(argv)
         return args.func(args)
@@ -385,7 +396,12 @@ def main(argv=None) -> int:
     except UsageError as e:
         return _fail(str(e))
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
+        hint = ""
+        if argv is not None or len(sys.argv) > 1:
+            words = list(argv if argv is not None else sys.argv[1:])
+            if words and words[0] == "tournament" and "--out" in words:
+                hint = " (run the same command with --resume to continue)"
+        sys.stderr.write(f"{PROG}: interrupted{hint}\n")
         return 130
     except BrokenPipeError:
         # the reader went away (e.g. `dominoai replay x | head`): stop quietly
@@ -394,6 +410,9 @@ def main(argv=None) -> int:
         except OSError:
             pass
         return 0
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
 
 
 if __name__ == "__main__":  # pragma: no cover

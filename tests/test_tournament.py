@@ -474,3 +474,17 @@ def test_notebook_runs(tmp_path):
     assert "Ratings" in text
     assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                for o in c.get("outputs", []))
+
+
+def test_hand_wins_count_points_not_who_went_out():
+    """In ends-scoring presets the side that went out may have scored less in
+    the hand: the pairing counts the points (RULES.md: points made during play
+    count). Hand 1: A went out ("won") but B made 25 to A's 10 -> B's game;
+    hand 2: equal points -> a draw; hand 3: A 15, B 5 -> A's."""
+    rows = []
+    for g, (pa, pb, a_out) in enumerate([(10, 25, True), (5, 5, False), (15, 5, True)]):
+        for s, (bot, pts, other, won) in enumerate([("A", pa, pb, a_out), ("B", pb, pa, not a_out)]):
+            rows.append(dict(table=0, deal=g, rotation=0, match=g, hand=0, seat=s, side=s, bot=bot,
+                             points=pts, margin=float(pts - other), won=won))
+    p = pairing_stats(pd.DataFrame(rows)).iloc[0]
+    assert (p.wins_a, p.wins_b, p.draws) == (1, 1, 1)

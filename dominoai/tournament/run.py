@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
+
 import os
 import re
 import shutil
@@ -551,6 +551,22 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         _format(out)
     elif resume:
         raise ValueError("resume needs the results file (out) of the run to continue")
+    if out is not None and out.is_dir():
+        raise ValueError(f"{out} is a directory; --out names the results file (.parquet or .csv)")
+    if backend not in (None, "loky", "multiprocessing", "threading", "dask", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
+    if backend == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ValueError("backend 'ray' needs ray: pip install 'ray[default]'") from None
+    if scheduler and backend not in ("dask", "ray"):
+        raise ValueError("a scheduler address needs backend 'dask' or 'ray'")
     parts = _parts_dir(out) if out is not None else None
     manifest = None
     if parts is not None and parts.exists():
@@ -583,6 +599,8 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         if len(prev.hands) and prev.hands["tournament"].iloc[0] == ident:
             prev.config = config
             return prev  # finished already
+    if jobs != 1 or backend is not None:
+        _warm_up(rules, specs)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         parts.mkdir(parents=True, exist_ok=True)  # (out's directory too)
         for f in parts.glob(".*.tmp*"):
@@ -595,8 +613,6 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         rec_dir.mkdir(parents=True, exist_ok=True)
 
     todo = [b for b in sched.batches() if b.index not in done]
-    if jobs != 1 or backend is not None:
-        _warm_up(rules, specs)
     calls = [(_run_batch, (sched, b, ident, rec_dir is not None, factories)) for b in todo]
     games_done = sum(min(b.stop, sched.units) - b.start for b in sched.batches() if b.index in done) * sched.rotations
     from tqdm import tqdm
@@ -630,6 +646,10 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
             bar.update(res["n_games"])
             if mode == "matches":
                 bar.set_postfix_str(f"{played / max(1e-9, time.perf_counter() - t0):.0f} hands/s", refresh=False)
+    except BaseException:
+        if parts is not None and not manifest["done"]:
+            shutil.rmtree(parts, ignore_errors=True)  # nothing to resume: leave no trace
+        raise
     finally:
         bar.close()
         with warnings.catch_warnings():  # joblib warns about the batches a failure cancelled

@@ -82,7 +82,12 @@ def outcomes(df: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFram
     order, ``a < b``), ``score`` (1: a won, 0: b won, 0.5: draw) and
     ``diff``: a's points per hand minus b's (from ``margin``; NaN without
     that column). The bot order is ``bots`` or first appearance; it is in
-    ``result.attrs["bots"]``."""
+    ``result.attrs["bots"]``.
+
+    Who won between a and b: in a hands table (one row per hand, with
+    ``margin``) the bot whose side scored more points in the hand (points
+    made during play included; Kozel: recorded less), equal points a draw;
+    in a matches table the bot whose side won the match."""
     order = _bot_order(df, bots)
     idx = {b: i for i, b in enumerate(order)}
     key = ["match", "hand"] if "hand" in df.columns else ["match"]
@@ -96,6 +101,7 @@ def outcomes(df: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFram
         "deal": df["deal"].to_numpy(),
     })
     n_games, k = int(d["g"].max()) + 1 if len(d) else 0, len(order)
+    by_points = "hand" in df.columns and "margin" in df.columns and bool(d["margin"].notna().all())
     # sides per game (for the margin -> difference scale)
     nsides = d.drop_duplicates(["g", "side"]).groupby("g").size().reindex(range(n_games)).to_numpy()
     per = d.groupby(["g", "bot"]).agg(won=("won", "max"), margin=("margin", "mean"))
@@ -121,7 +127,12 @@ def outcomes(df: pd.DataFrame, bots: Sequence[str] | None = None) -> pd.DataFram
             g = np.flatnonzero(m)
             if len(g) == 0:
                 continue
-            score = np.where(W[g, a], 1.0, np.where(W[g, b], 0.0, 0.5))
+            if by_points:
+                # hands: who scored more in the hand (points during play count,
+                # and in a 3-4 player hand a third bot's win is no draw)
+                score = np.where(MG[g, a] > MG[g, b], 1.0, np.where(MG[g, a] < MG[g, b], 0.0, 0.5))
+            else:
+                score = np.where(W[g, a], 1.0, np.where(W[g, b], 0.0, 0.5))
             diff = (MG[g, a] - MG[g, b]) * scale[g]
             rows.append(pd.DataFrame({"table": tables[g], "deal": deals[g], "game": g, "a": a, "b": b,
                                       "score": score, "diff": diff}))
