@@ -10,10 +10,12 @@ from .tiles import Tile, TileSet  # noqa: E402
 from .rules import Rules, get_rules, preset_names, PRESETS
 from .game import END_NAMES, Event, Hand, HandResult, IllegalMoveError, Match, MatchResult, Move
 from .observation import Observation, observe
+from .bots import make_bot, register_bot
+from .tournament import run_tournament, load_results
 
 __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
-    "Observation", "observe",
+    "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results",
 ]
 __version__ = "0.1.0"

@@ -8,8 +8,8 @@ hash of every source file of the package (and the numba and Python
 versions): any change to the code starts a fresh cache, and processes that
 run the same code (tournament workers) share it.
 
-The directory is ``<user cache dir>/dominoai/numba-<hash>``; set
-``NUMBA_CACHE_DIR`` to choose another place (then this module does nothing).
+The directory is ``<user cache dir>/dominoai/numba-<hash>``, or
+``$NUMBA_CACHE_DIR/dominoai/numba-<hash>`` when ``NUMBA_CACHE_DIR`` is set.
 """
 
 from __future__ import annotations
@@ -34,16 +34,17 @@ def source_hash() -> str:
 
 def configure() -> str | None:
     """Point numba's cache at the directory of this version of the code;
-    return it (None when ``NUMBA_CACHE_DIR`` is set or no directory is writable)."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return None
+    return it (None when no directory is writable: numba's default then)."""
     import numba
 
-    try:
-        from platformdirs import user_cache_dir
-        base = Path(user_cache_dir("dominoai"))
-    except ImportError:  # pragma: no cover - platformdirs is a dependency
-        base = Path.home() / ".cache" / "dominoai"
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        base = Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
+    else:
+        try:
+            from platformdirs import user_cache_dir
+            base = Path(user_cache_dir("dominoai"))
+        except ImportError:  # pragma: no cover - platformdirs is a dependency
+            base = Path.home() / ".cache" / "dominoai"
     path = base / f"numba-{source_hash()}"
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -56,15 +56,20 @@ class IllegalMoveError(ValueError):
 
 
 def parse_end(end) -> int:
-    """End index from ``0..3`` or a name (``left``, ``right``, ``up``, ``down``).
+    """End index from ``0..3``, a name (``left``, ``right``, ``up``, ``down``) or
+    its first letter.
 
     :raises ValueError: anything else.
     """
     if isinstance(end, (int, np.integer)) and not isinstance(end, bool) and 0 <= end < 4:
         return int(end)
-    if isinstance(end, str) and end.strip().lower() in END_NAMES:
-        return END_NAMES.index(end.strip().lower())
-    raise ValueError(f"unknown end {end!r}; ends are left, right, up, down")
+    if isinstance(end, str):
+        e = end.strip().lower()
+        if e in END_NAMES:
+            return END_NAMES.index(e)
+        if e in ("l", "r", "u", "d"):
+            return "lrud".index(e)
+    raise ValueError(f"unknown end {end!r}; ends are left, right, up, down (or l, r, u, d)")
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,16 @@ class Move:
     tile: Tile | None
     end: int | None = None
     replace: bool = False
+
+    def __post_init__(self):
+        if self.replace:
+            if self.tile is not None or self.end is not None:
+                raise ValueError("a replacement move has no tile and no end")
+            return
+        if not isinstance(self.tile, Tile):
+            object.__setattr__(self, "tile", Tile.parse(self.tile))
+        if self.end is not None:
+            object.__setattr__(self, "end", parse_end(self.end))
 
     @classmethod
     def replacement(cls) -> "Move":

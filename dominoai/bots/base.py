@@ -17,6 +17,7 @@ ValueError: bot 'easy' has no parameter 'speed'; its parameters are: seed
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -62,6 +63,8 @@ class Param:
         except (TypeError, ValueError):
             raise ValueError(f"bot {bot!r}: parameter {name} must be {self.type.__name__} "
                              f"(got {value!r})") from None
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError(f"bot {bot!r}: parameter {name} must be a finite number (got {value!r})")
         if self.choices is not None and v not in self.choices:
             raise ValueError(f"bot {bot!r}: parameter {name} must be one of "
                              f"{', '.join(map(str, self.choices))} (got {v!r})")
@@ -163,5 +166,7 @@ def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
         try:
             seed = int(params.pop("seed"))
         except ValueError:
-            raise ValueError(f"bot {name!r}: parameter seed must be int") from None
+            seed = -1
+        if seed < 0:
+            raise ValueError(f"bot {name!r}: parameter seed must be a non-negative integer") from None
     return BOTS[name](seed=seed, **params)
