@@ -1,0 +1,195 @@
+#!/usr/bin/env python
+"""Time per decision of the ``insane`` bot versus ``worlds``, on one core.
+
+For each preset (``--presets``, default Block 2p, Draw 2p, All Fives 2p) it
+collects ``--positions`` decisions from games between two ``medium`` bots
+(seeded; only decisions with at least two legal moves, where the bot really
+searches), then for each number of worlds (``--worlds``, default 50 100 200
+400 800) times ``InsaneBot.act(observation)`` on every position: wall clock,
+sampler, inference and rollouts included (the Belief is built per decision,
+as in play). One warm-up pass first, so numba compilation (or cache loading)
+is not timed. The process pins itself to one core (the least busy, or
+``--core``).
+
+Target (the insane issue): median at most 1 ms per decision at 200 worlds
+with one rollout, checked (``met``/``MISSED``) for the default random rollout
+policy; ``--policy medium`` or ``hard`` are stronger and slower (reported
+without a target).
+
+It prints a table (median, 95th percentile, mean per decision in ms; worlds
+and proposals per decision; cpu share = process CPU time / wall time, well
+below 1 means another process shared the core) and writes everything to
+``--out`` as JSON (default ``benchmarks/results/insane.json``). It is a
+script, not a test.
+
+Usage::
+
+    python benchmarks/bench_insane.py
+    python benchmarks/bench_insane.py --presets block --worlds 200 --positions 500
+    python benchmarks/bench_insane.py --policy medium --rollouts 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "results" / "insane.json"
+TARGET_MS = 1.0          # median per decision at TARGET_WORLDS worlds, one rollout
+TARGET_WORLDS = 200
+
+
+def pin_one_core(core: int | None) -> int | None:
+    """Restrict this process to one CPU (Linux); returns the core or None."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    if core is None:
+        core = _least_busy(allowed)
+    elif core not in allowed:
+        raise SystemExit(f"--core {core} is not available (allowed: {allowed})")
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def _least_busy(cores: list[int]) -> int:
+    def idle():
+        out = {}
+        with open("/proc/stat") as f:
+            for line in f:
+                name, *vals = line.split()
+                if name.startswith("cpu") and name[3:].isdigit():
+                    out[int(name[3:])] = int(vals[3]) + int(vals[4])
+        return out
+    try:
+        a = idle()
+        time.sleep(0.3)
+        b = idle()
+        return max(reversed(cores), key=lambda c: b.get(c, 0) - a.get(c, 0))
+    except (OSError, ValueError, IndexError):
+        return cores[-1]
+
+
+def positions(preset: str, n: int, seed: int) -> list:
+    """``n`` observations at decisions with two or more legal moves, from
+    medium-vs-medium games (first hands of fresh matches)."""
+    from dominoai import Match
+    from dominoai.bots import make_bot
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        m = Match(preset, seed=int(rng.integers(1 << 30)))
+        h = m.new_hand()
+        bots = [make_bot("medium") for _ in range(m.rules.players)]
+        while not h.over:
+            obs = h.observe()
+            if len(obs.legal_codes()) > 1:
+                out.append(obs)
+            h.play(bots[h.seat].act(obs))
+    idx = rng.choice(len(out), n, replace=False)
+    return [out[i] for i in sorted(idx)]
+
+
+def bench(obs_list: list, worlds: int, rollouts: int, policy: str, seed: int) -> dict:
+    from dominoai.bots.insane import InsaneBot
+
+    bot = InsaneBot(seed=seed, worlds=worlds, rollouts=rollouts, rollout_policy=policy)
+    for obs in obs_list[: min(20, len(obs_list))]:
+        bot.act(obs)  # warm up (compilation, caches)
+    times, nworlds, props = [], [], []
+    c0 = time.process_time()
+    w0 = time.perf_counter()
+    for obs in obs_list:
+        t = time.perf_counter()
+        bot.act(obs)
+        times.append(time.perf_counter() - t)
+        nworlds.append(bot.last.worlds)
+        props.append(bot.last.proposals)
+    wall = time.perf_counter() - w0
+    cpu = time.process_time() - c0
+    ms = np.array(times) * 1e3
+    return {
+        "worlds": worlds,
+        "median_ms": float(np.median(ms)),
+        "p95_ms": float(np.percentile(ms, 95)),
+        "mean_ms": float(ms.mean()),
+        "max_ms": float(ms.max()),
+        "worlds_per_decision": float(np.mean(nworlds)),
+        "proposals_per_decision": float(np.mean(props)),
+        "cpu_share": cpu / wall if wall > 0 else None,
+        "decisions": len(obs_list),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--presets", nargs="+", default=["block", "draw", "all_fives"])
+    ap.add_argument("--worlds", nargs="+", type=int, default=[50, 100, 200, 400, 800])
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--rollouts", type=int, default=1)
+    ap.add_argument("--policy", default="random")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--core", type=int, default=None)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args(argv)
+    presets = [p for x in args.presets for p in x.split(",") if p]
+
+    core = pin_one_core(args.core)
+    import numba
+
+    import dominoai
+
+    print(f"insane: time per decision, one core ({core}), {args.rollouts} rollout(s), "
+          f"policy {args.policy}, {args.positions} decisions per preset")
+    print(f"{'preset':10s} {'worlds':>6s} {'median ms':>10s} {'p95 ms':>8s} {'mean ms':>8s} "
+          f"{'proposals':>9s} {'cpu':>5s}  target")
+    results = []
+    for preset in presets:
+        obs_list = positions(preset, args.positions, args.seed)
+        for w in args.worlds:
+            r = bench(obs_list, w, args.rollouts, args.policy, args.seed)
+            r["preset"] = preset
+            met = ""
+            if w == TARGET_WORLDS and args.rollouts == 1 and args.policy == "random":
+                r["target_ms"] = TARGET_MS
+                r["target_met"] = r["median_ms"] <= TARGET_MS
+                met = "met" if r["target_met"] else "MISSED"
+            results.append(r)
+            warn = "  (shared core?)" if r["cpu_share"] is not None and r["cpu_share"] < 0.9 else ""
+            print(f"{preset:10s} {w:6d} {r['median_ms']:10.3f} {r['p95_ms']:8.3f} {r['mean_ms']:8.3f} "
+                  f"{r['proposals_per_decision']:9.1f} {r['cpu_share']:5.2f}  {met}{warn}", flush=True)
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = None
+    out = {
+        "date": _dt.datetime.now().isoformat(timespec="seconds"),
+        "pinned_core": core,
+        "cpu": platform.processor() or platform.machine(),
+        "load_average": load,
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "dominoai": getattr(dominoai, "__version__", None),
+        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "target": {"worlds": TARGET_WORLDS, "median_ms": TARGET_MS},
+        "results": results,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,608 @@
+"""The ``insane`` bot (PIMC over consistent worlds) and its cheating twin ``omniscient``.
+
+``insane`` remembers every play, draw and pass of the hand, works out what
+each other seat cannot hold (:mod:`dominoai.bots.worlds`), samples worlds
+consistent with all of it, plays every legal move out to the end of the hand
+in each world, and picks the move with the best weighted mean result.
+
+The value of a rollout is the points the bot's side made in the rest of the
+hand minus the points the other sides made (ends scored during play
+included; in Kozel, where recorded points are bad, the sign is turned so
+that higher is still better for the bot; the partner is on the bot's side).
+
+The search is one numba kernel: for each world, for each candidate move,
+copy the world, apply the move (:func:`kernels.apply_move`, no logging) and
+roll out (:func:`fast.playout_fast`, or the ``medium`` or ``hard`` policy).
+Every move is
+rolled out with the same random numbers in a world (common random numbers),
+so their comparison is not blurred by the rollout's luck. With a
+``time_budget`` the kernel runs in chunks of worlds and the clock is read
+between chunks only.
+
+``omniscient`` runs the same search on the true state, handed to it by the
+tournament through :meth:`OmniscientBot.act_with_state`: a named cheat, for
+upper-bound studies only.
+
+>>> from dominoai import Match
+>>> from dominoai.bots import make_bot
+>>> h = Match("block", seed=2).new_hand(leader=0)
+>>> bot = make_bot("insane:worlds=50,seed=1")
+>>> h.observe(0).legal_moves().count(bot.act(h.observe(0)))
+1
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from ..engine import fast as F
+from ..engine import kernels as K
+from ..engine import layout as L
+from ..game import Move
+from .. import observation as O
+from ..observation import Observation
+from ..tiles import FULL_MASK, TILE_HIGH, TILE_PIPS
+from .base import BaseBot, Param, register_bot
+from .hard import HardBot, hard_pick
+from .worlds import Belief, _cached_weight, _hand_weight_miss, draw_world
+
+__all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "POLICIES"]
+
+POLICIES = ("random", "medium", "hard")
+_POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
+_PIPS = TILE_PIPS.copy()
+_HIGH = TILE_HIGH.copy()
+_FULL = np.int64(FULL_MASK)
+#: weights of the ``hard`` rollout policy: the hard bot's defaults
+HARD_WEIGHTS = HardBot()._w.copy()
+
+
+# ---------------------------------------------------------------- rollouts
+@njit(cache=True)
+def _medium_move(st, rv, buf, n, scratch):
+    """medium's choice among ``buf[:n]`` (best immediate points, then most
+    pips, then the higher half; never a replacement), without allocating."""
+    best = -1
+    bkey = -1
+    scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
+    seat = st[L.S_CUR]
+    sd = K.side_of(rv, seat)
+    for i in range(n):
+        c = buf[i]
+        if c == L.MOVE_REPLACE:
+            continue
+        t = c >> 2
+        pts = 0
+        if scoring:
+            for q in range(L.S_SIZE):
+                scratch[q] = st[q]
+            before = scratch[L.S_POINTS + sd]
+            K._lay(scratch, rv, t, c & 3)
+            K._score_ends(scratch, rv, seat)
+            pts = scratch[L.S_POINTS + sd] - before
+        key = (pts * 16 + _PIPS[t]) * 8 + _HIGH[t]
+        if key > bkey:
+            bkey = key
+            best = i
+    return buf[best if best >= 0 else 0]
+
+
+@njit(cache=True)
+def playout_medium(st, rv, ev, buf, scratch):
+    """Play the hand to its end with every seat following ``medium``."""
+    moves = 0
+    while st[L.S_CUR] >= 0:
+        n = K.legal_moves(st, rv, buf)
+        K.apply_move(st, rv, ev, _medium_move(st, rv, buf, n, scratch))
+        moves += 1
+    return moves
+
+
+@njit(cache=True)
+def fill_observation(st, rv, a):
+    """Write into ``a`` (int64, ``O_SIZE``) the observation of the seat to move
+    in ``st``: what :func:`dominoai.observation.observe` gives, from a rollout
+    state (voids are the engine's ``S_VOID``; the event log is not needed)."""
+    seat = st[L.S_CUR]
+    for i in range(O.O_SIZE):
+        a[i] = 0
+    a[O.O_SEAT] = seat
+    a[O.O_HAND] = st[L.S_HAND + seat]
+    a[O.O_LINE] = st[L.S_PLAYED]
+    for k in range(4):
+        a[O.O_END_PIP + k] = st[L.S_END_PIP + k]
+        a[O.O_END_KIND + k] = st[L.S_END_KIND + k]
+        a[O.O_SCORE + k] = st[L.S_SCORE + k]
+        a[O.O_POINTS + k] = st[L.S_POINTS + k]
+    a[O.O_CAND] = st[L.S_CAND]
+    a[O.O_CAND + 1] = st[L.S_CAND + 1]
+    a[O.O_SPIN] = st[L.S_SPIN]
+    a[O.O_SPIN_TILE] = st[L.S_SPIN_TILE]
+    a[O.O_LEAD_TILE] = st[L.S_LEAD_TILE]
+    a[O.O_NPLAYED] = st[L.S_NPLAYED]
+    a[O.O_MUST] = st[L.S_MUST]
+    a[O.O_CUR] = seat
+    a[O.O_LEADER] = st[L.S_LEADER]
+    for i in range(rv[L.R_PLAYERS]):
+        a[O.O_SIZES + i] = K.popcount(st[L.S_HAND + i])
+        a[O.O_VOID + i] = st[L.S_VOID + i]
+        a[O.O_REPL + i] = st[L.S_REPL + i]
+    a[O.O_BONE] = K.bone_left(st)
+    a[O.O_UNSEEN] = _FULL & ~st[L.S_HAND + seat] & ~st[L.S_PLAYED]
+    a[O.O_HAND_NO] = st[L.S_HAND_NO]
+    a[O.O_CARRY] = st[L.S_CARRY]
+    a[O.O_STATUS] = st[L.S_STATUS]
+
+
+@njit(cache=True)
+def playout_hard(st, rv, ev, buf, a, w):
+    """Play the hand to its end with every seat following ``hard`` (weights ``w``)."""
+    moves = 0
+    while st[L.S_CUR] >= 0:
+        n = K.legal_moves(st, rv, buf)
+        i = 0
+        if n > 1:
+            fill_observation(st, rv, a)
+            i = hard_pick(st, rv, a, buf, n, w)
+        K.apply_move(st, rv, ev, buf[i])
+        moves += 1
+    return moves
+
+
+@njit(cache=True, inline="always")
+def _rollout(st, rv, rs, ev, buf, scratch, policy, hw):
+    if st[L.S_CUR] < 0:
+        return
+    if policy == 1:
+        playout_medium(st, rv, ev, buf, scratch)
+    elif policy == 2:
+        playout_hard(st, rv, ev, buf, scratch, hw)
+    else:
+        F.playout_fast(st, rv, rs, ev)
+
+
+@njit(cache=True)
+def hand_value(st, rv, seat, p0):
+    """Points the side of ``seat`` made since ``p0`` (points per side before)
+    minus what the other sides made; negated where recorded points are bad
+    (Kozel)."""
+    own = K.side_of(rv, seat)
+    v = 0
+    for s in range(K.n_sides(rv)):
+        d = st[L.S_POINTS + s] - p0[s]
+        if s == own:
+            v += d
+        else:
+            v -= d
+    if rv[L.R_TARGET_MODE] == L.TARGET_REACH_LOSES:
+        v = -v
+    return v
+
+
+_BIG = 1 << 40
+MAX_DEPTH = 72
+
+
+@njit(cache=True)
+def _order_moves(buf, n):
+    """Heaviest tile first, the replacement last: good moves early, more cut-offs."""
+    for i in range(1, n):
+        c = buf[i]
+        kc = -1 if c == L.MOVE_REPLACE else _PIPS[c >> 2]
+        j = i - 1
+        while j >= 0 and (-1 if buf[j] == L.MOVE_REPLACE else _PIPS[buf[j] >> 2]) < kc:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = c
+
+
+@njit(cache=True)
+def solve(stack, bufs, meta, rv, ev, seat, p0, nodes):
+    """Exact value (:func:`hand_value` for ``seat``) of the hand in ``stack[0]``
+    with every seat playing perfectly on this world: alpha-beta, the seat's
+    side maximising and every other side minimising (exact for two sides, the
+    "paranoid" value for three or four). Iterative (an explicit stack:
+    ``stack`` states, ``bufs`` moves, ``meta`` int64 ``(6, depth)`` scratch).
+    ``nodes[0]`` counts nodes; past ``nodes[1]`` the search gives up, sets
+    ``nodes[2] = 1`` and returns 0."""
+    depth = stack.shape[0]
+    nm = meta[0]
+    idx = meta[1]
+    alpha = meta[2]
+    beta = meta[3]
+    best = meta[4]
+    maxi = meta[5]
+    alpha[0] = -_BIG
+    beta[0] = _BIG
+    d = 0
+    v = 0
+    descend = True
+    while True:
+        if descend:
+            st = stack[d]
+            if st[L.S_CUR] < 0:
+                v = hand_value(st, rv, seat, p0)
+                descend = False
+                continue
+            nodes[0] += 1
+            if nodes[0] > nodes[1] or d + 1 >= depth:
+                nodes[2] = 1
+                return 0
+            n = K.legal_moves(st, rv, bufs[d])
+            _order_moves(bufs[d], n)
+            nm[d] = n
+            mx = K.side_of(rv, st[L.S_CUR]) == K.side_of(rv, seat)
+            maxi[d] = 1 if mx else 0
+            best[d] = -_BIG if mx else _BIG
+            idx[d] = 0
+        else:
+            # v is the value of node d: hand it to the parent
+            if d == 0:
+                return v
+            d -= 1
+            if maxi[d]:
+                if v > best[d]:
+                    best[d] = v
+                if v > alpha[d]:
+                    alpha[d] = v
+            else:
+                if v < best[d]:
+                    best[d] = v
+                if v < beta[d]:
+                    beta[d] = v
+            if alpha[d] >= beta[d] or idx[d] >= nm[d]:
+                v = best[d]
+                continue
+        # the next child of node d
+        child = stack[d + 1]
+        st = stack[d]
+        for q in range(L.S_SIZE):
+            child[q] = st[q]
+        K.apply_move(child, rv, ev, bufs[d, idx[d]])
+        idx[d] += 1
+        alpha[d + 1] = alpha[d]
+        beta[d + 1] = beta[d]
+        d += 1
+        descend = True
+
+
+@njit(cache=True)
+def tiles_left(st, rv):
+    """Tiles that can still reach the line: every hand, plus the boneyard above
+    its reserve in presets that draw."""
+    n = 0
+    for i in range(rv[L.R_PLAYERS]):
+        n += K.popcount(st[L.S_HAND + i])
+    if rv[L.R_DRAWING]:
+        b = K.bone_left(st) - rv[L.R_RESERVE]
+        if b > 0:
+            n += b
+    return n
+
+
+@njit(cache=True, inline="always")
+def _score_world(wst, w, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp, ev, buf,
+                 scratch, rs2, exact, stack, bufs, meta, nodes, vals, hw):
+    if exact > 0 and tiles_left(wst, rv) <= exact:
+        # solve this world exactly, move by move (full window: values, not just the best)
+        solved = True
+        for mi in range(nc):
+            st0 = stack[0]
+            for q in range(L.S_SIZE):
+                st0[q] = wst[q]
+            K.apply_move(st0, rv, ev, codes[mi])
+            nodes[0] = 0
+            nodes[2] = 0
+            v = solve(stack, bufs, meta, rv, ev, seat, p0, nodes)
+            if nodes[2]:
+                solved = False
+                break
+            vals[mi] = v
+        if solved:
+            for mi in range(nc):
+                acc[mi] += w * rollouts * vals[mi]
+            return
+    for r in range(rollouts):
+        sub = K.rng_next(rs)
+        for mi in range(nc):
+            for q in range(L.S_SIZE):
+                tmp[q] = wst[q]
+            K.apply_move(tmp, rv, ev, codes[mi])
+            rs2[0] = sub
+            _rollout(tmp, rv, rs2, ev, buf, scratch, policy, hw)
+            acc[mi] += w * hand_value(tmp, rv, seat, p0)
+
+
+@njit(cache=True)
+def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy, rs, acc, stats,
+                  exact, max_nodes, hw):
+    """Sample up to ``n_worlds`` worlds of positive weight (at most ``max_props``
+    proposals) and add ``weight * value`` of every move in each to ``acc``.
+    ``stats``: float64 [worlds, proposals, total weight x rollouts] (added to).
+    ``exact``: solve a world exactly (:func:`solve`) instead of rolling out
+    when at most this many tiles can still be played (:func:`tiles_left`;
+    0: never); a world whose
+    solve passes ``max_nodes`` nodes for a move is rolled out instead.
+    ``policy``: 0 random, 1 medium, 2 hard (weights ``hw``)."""
+    tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
+    wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
+    H = hseat.shape[0]
+    seat = base[L.S_CUR]
+    p0 = np.zeros(4, np.int64)
+    for s in range(4):
+        p0[s] = base[L.S_POINTS + s]
+    wst = np.zeros(L.S_SIZE, np.int64)
+    tmp = np.zeros(L.S_SIZE, np.int64)
+    scratch = np.zeros(L.S_SIZE, np.int64)
+    bone = np.zeros(32, np.int64)
+    miss = np.zeros(2, np.int64)
+    ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
+    buf = np.zeros(L.MAX_MOVES, np.int64)
+    rs2 = np.zeros(1, np.uint64)
+    stack = np.zeros((MAX_DEPTH, L.S_SIZE), np.int64)
+    bufs = np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64)
+    meta = np.zeros((6, MAX_DEPTH), np.int64)
+    nodes = np.zeros(3, np.int64)
+    nodes[1] = max_nodes
+    vals = np.zeros(max(nc, 1), np.int64)
+    got = 0
+    props = 0
+    wsum = 0.0
+    while got < n_worlds and props < max_props:
+        props += 1
+        draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
+        w = 1.0
+        for h in range(H):
+            if wneed[h]:
+                hand = wst[L.S_HAND + hseat[h]]
+                v = _cached_weight(h, hand, cls, crad, hkey, hval, miss)
+                if v < 0.0:
+                    v = _hand_weight_miss(h, hand, miss[0], miss[1], p)
+                w *= v
+                if w == 0.0:
+                    break
+        if w <= 0.0:
+            continue
+        got += 1
+        wsum += w * rollouts
+        _score_world(wst, w, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp, ev, buf,
+                     scratch, rs2, exact, stack, bufs, meta, nodes, vals, hw)
+    stats[0] += got
+    stats[1] += props
+    stats[2] += wsum
+    return got
+
+
+@njit(cache=True)
+def search_fixed(st, rv, codes, nc, n_worlds, rollouts, policy, rs, acc, stats, exact,
+                 max_nodes, hw):
+    """:func:`search_worlds` on one known world ``st`` (omniscient), repeated
+    ``n_worlds`` times."""
+    seat = st[L.S_CUR]
+    p0 = np.zeros(4, np.int64)
+    for s in range(4):
+        p0[s] = st[L.S_POINTS + s]
+    wst = st.copy()
+    wst[L.S_LOG] = 0
+    tmp = np.zeros(L.S_SIZE, np.int64)
+    scratch = np.zeros(L.S_SIZE, np.int64)
+    ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
+    buf = np.zeros(L.MAX_MOVES, np.int64)
+    rs2 = np.zeros(1, np.uint64)
+    stack = np.zeros((MAX_DEPTH, L.S_SIZE), np.int64)
+    bufs = np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64)
+    meta = np.zeros((6, MAX_DEPTH), np.int64)
+    nodes = np.zeros(3, np.int64)
+    nodes[1] = max_nodes
+    vals = np.zeros(max(nc, 1), np.int64)
+    for _ in range(n_worlds):
+        _score_world(wst, 1.0, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp, ev, buf,
+                     scratch, rs2, exact, stack, bufs, meta, nodes, vals, hw)
+    stats[0] += n_worlds
+    stats[1] += n_worlds
+    stats[2] += n_worlds * rollouts
+    return n_worlds
+
+
+# ---------------------------------------------------------------- the bots
+class SearchResult:
+    """What one decision found: ``moves`` (codes), ``values`` (weighted mean
+    value per move, points), ``worlds`` searched, ``proposals`` sampled,
+    ``seconds`` spent, and the chosen ``move``."""
+
+    __slots__ = ("moves", "values", "worlds", "proposals", "seconds", "move")
+
+    def __init__(self, moves, values, worlds, proposals, seconds, move):
+        self.moves, self.values, self.worlds = moves, values, worlds
+        self.proposals, self.seconds, self.move = proposals, seconds, move
+
+    def table(self) -> list:
+        """``[(Move, value), ...]`` best first."""
+        order = np.argsort(-self.values, kind="stable")
+        return [(Move.from_code(int(self.moves[i])), float(self.values[i])) for i in order]
+
+    def __repr__(self) -> str:
+        return (f"<SearchResult {Move.from_code(self.move)} over {self.worlds} worlds "
+                f"({self.proposals} proposals) in {self.seconds * 1e3:.2f} ms>")
+
+
+_COMMON = {
+    "worlds": Param(int, 200, "worlds sampled per decision", min=1),
+    "rollouts": Param(int, 1, "rollouts per move per world", min=1),
+    "rollout_policy": Param(str, "random", "policy of every seat in the rollouts: "
+                            "random (uniform legal moves), medium (heaviest tile / best "
+                            "immediate score) or hard (the hard bot's evaluation, default "
+                            "weights; much slower)", choices=POLICIES),
+    "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
+                         "search stops between worlds once the budget is spent", min=0.0),
+    "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
+                   "at most this many tiles can still be played (hands plus drawable "
+                   "boneyard); 0 = never", min=0),
+    "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
+                       "to rollouts", min=1),
+}
+
+
+class _SearchBot(BaseBot):
+    """Shared parameters and the chunked, time-budgeted search loop."""
+
+    PARAMS = dict(_COMMON)
+    #: proposals per requested world at most (drawing games reject worlds of weight 0)
+    MAX_TRIES = 50
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed=seed, **params)
+        self.last: SearchResult | None = None
+
+    def _codes(self, obs: Observation) -> np.ndarray:
+        codes = obs.legal_codes()
+        if len(codes) == 0:
+            raise ValueError(f"seat {obs.seat} has no move to make")
+        return np.ascontiguousarray(codes, np.int64)
+
+    def _run(self, codes, chunk_fn) -> SearchResult:
+        """Call ``chunk_fn(n_worlds, rs, acc, stats)`` until ``worlds`` worlds are
+        done or the time budget is spent (checked between chunks)."""
+        t0 = time.perf_counter()
+        nc = len(codes)
+        acc = np.zeros(nc, np.float64)
+        stats = np.zeros(3, np.float64)
+        rs = np.array([self.rng.integers(1, 2**63, dtype=np.int64)], np.uint64)
+        target = self.worlds
+        budget = self.time_budget
+        if budget <= 0:
+            chunk_fn(target, rs, acc, stats)
+        else:
+            chunk = 8
+            done = 0
+            while done < target:
+                n = min(chunk, target - done)
+                got = chunk_fn(n, rs, acc, stats)
+                done += n
+                if got == 0 and stats[1] >= self.MAX_TRIES * target:
+                    break
+                el = time.perf_counter() - t0
+                if el >= budget:
+                    break
+                per = el / max(done, 1)
+                # aim to read the clock about ten more times within the budget
+                chunk = int(max(1, min(target - done, (budget - el) / per / 10 if per > 0 else 64)))
+        values = acc / stats[2] if stats[2] > 0 else acc
+        best = int(np.argmax(values)) if stats[2] > 0 else 0
+        res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
+                           time.perf_counter() - t0, int(codes[best]))
+        self.last = res
+        return res
+
+
+@register_bot("insane")
+class InsaneBot(_SearchBot):
+    """PIMC over consistent worlds: every legal move (Dominoball's replacement
+    included) rolled out to the end of the hand in every sampled world.
+
+    Parameters (defaults): ``worlds`` (200), ``rollouts`` per move per world
+    (1), ``rollout_policy`` (``random``; or ``medium``, ``hard``),
+    ``time_budget`` seconds per decision (0: no limit), ``inference`` (true;
+    false: worlds respect only the hand sizes and the seen tiles), ``exact``
+    (0: never; else solve a world by alpha-beta instead of rolling out once at
+    most that many tiles can still be played, hands and drawable boneyard),
+    ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
+    back to rollouts), ``seed``.
+    """
+
+    name = "insane"
+    PARAMS = dict(_COMMON, inference=Param(bool, True, "use what the public history says each "
+                                                          "seat cannot hold"))
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed=seed, **params)
+        #: decisions searched without inference because no world of positive
+        #: weight was found with it (should stay 0; a safety net for tournaments)
+        self.fallbacks = 0
+
+    def analyze(self, obs: Observation) -> SearchResult:
+        """Search ``obs`` and return the per-move values (see :class:`SearchResult`)."""
+        codes = self._codes(obs)
+        try:
+            belief = Belief(obs, self.inference)
+        except ValueError:
+            if not self.inference:
+                raise
+            belief = None
+        res = self._search(belief, codes) if belief is not None else None
+        if res is None or res.worlds == 0:
+            if not self.inference:
+                return res
+            self.fallbacks += 1
+            res = self._search(Belief(obs, False), codes)
+        return res
+
+    def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
+        p, base, rv = belief.parts, belief.base, belief.rv
+        policy = _POLICY_ID[self.rollout_policy]
+        rollouts = self.rollouts
+        tries = self.MAX_TRIES
+        exact, max_nodes = self.exact, self.max_nodes
+
+        def chunk(n, rs, acc, stats):
+            return search_worlds(p, base, rv, codes, len(codes), n, tries * n, rollouts, policy,
+                                 rs, acc, stats, exact, max_nodes, HARD_WEIGHTS)
+
+        return self._run(codes, chunk)
+
+    def act(self, observation: Observation) -> Move:
+        codes = self._codes(observation)
+        if len(codes) == 1:
+            self.last = None
+            return Move.from_code(int(codes[0]))
+        return Move.from_code(self.analyze(observation).move)
+
+
+@register_bot("omniscient")
+class OmniscientBot(_SearchBot):
+    """The insane search on the true world: a named cheat for upper-bound
+    studies. The tournament hands it the state with
+    :meth:`act_with_state`; ``act`` alone refuses. ``worlds`` x ``rollouts``
+    rollouts per move, all on the true world (with ``rollout_policy=medium``
+    they are all equal: use ``worlds=1``)."""
+
+    name = "omniscient"
+    PARAMS = dict(_COMMON)
+    #: the harness must call ``act_with_state(observation, state)``
+    needs_state = True
+
+    def act(self, observation: Observation) -> Move:
+        raise TypeError("omniscient cheats by design: it needs the true state, "
+                        "call act_with_state(observation, state)")
+
+    def analyze_with_state(self, obs: Observation, state: np.ndarray) -> SearchResult:
+        st = np.array(state, np.int64).copy()
+        if st.shape != (L.S_SIZE,):
+            raise ValueError(f"state must be an int64 engine state of shape ({L.S_SIZE},)")
+        if int(st[L.S_CUR]) != obs.seat or int(st[L.S_HAND + obs.seat]) != int(obs.array[1]):
+            raise ValueError("the state does not match the observation (seat to move or its hand)")
+        st[L.S_LOG] = 0
+        codes = self._codes(obs)
+        rv = obs._rv
+        policy = _POLICY_ID[self.rollout_policy]
+        rollouts = self.rollouts
+
+        exact, max_nodes = self.exact, self.max_nodes
+
+        def chunk(n, rs, acc, stats):
+            return search_fixed(st, rv, codes, len(codes), n, rollouts, policy, rs, acc, stats,
+                                exact, max_nodes, HARD_WEIGHTS)
+
+        return self._run(codes, chunk)
+
+    def act_with_state(self, observation: Observation, state: np.ndarray) -> Move:
+        """The move for ``observation`` given the true engine ``state`` (int64,
+        ``(S_SIZE,)``, e.g. ``match._st``; it is copied, never changed)."""
+        codes = self._codes(observation)
+        if len(codes) == 1:
+            self.last = None
+            return Move.from_code(int(codes[0]))
+        return Move.from_code(self.analyze_with_state(observation, state).move)
