@@ -508,21 +508,23 @@ def _finish_hand(st, rv, status):
             if ntied > 1:
                 wside = -1
                 if rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER and hsm != HS_LOSERS_RECORD:
+                    seat = st[S_LEADER]
                     for j in range(n):
-                        seat = (st[S_LEADER] + j) % n
                         if tot[side_of(rv, seat)] == best:
                             wside = side_of(rv, seat)
                             break
+                        seat = seat + 1 if seat + 1 < n else 0
             if wside >= 0:
                 # the lightest seat of the winning side, first after the leader on ties
                 bp = 1 << 30
+                seat = st[S_LEADER]
                 for j in range(n):
-                    seat = (st[S_LEADER] + j) % n
                     if side_of(rv, seat) == wside:
                         p = mask_pips(st[S_HAND + seat])
                         if p < bp:
                             bp = p
                             wseat = seat
+                    seat = seat + 1 if seat + 1 < n else 0
         if hsm == HS_OTHERS_MINUS_OWN or hsm == HS_OTHERS:
             if wside >= 0:
                 others = 0
