@@ -28,6 +28,12 @@ It prints a table and writes JSON to ``--out`` (default
 
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
+from _common import pin_one_core, print_table as print_rows  # noqa: E402
+
 import argparse
 import datetime as _dt
 import json
@@ -46,36 +52,8 @@ SEARCH_BOTS = ("insane", "omniscient")
 
 
 # ---------------------------------------------------------------- setup
-def pin_one_core(core: int | None) -> int | None:
-    """Restrict this process to one CPU (the least busy allowed one, or
-    ``core``); None where the OS does not support it."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    allowed = sorted(os.sched_getaffinity(0))
-    if core is None:
-        core = _least_busy(allowed)
-    elif core not in allowed:
-        raise SystemExit(f"--core {core} is not available (allowed: {allowed})")
-    os.sched_setaffinity(0, {core})
-    return core
 
 
-def _least_busy(cores: list[int]) -> int:
-    def idle():
-        out = {}
-        with open("/proc/stat") as f:
-            for line in f:
-                name, *vals = line.split()
-                if name.startswith("cpu") and name[3:].isdigit():
-                    out[int(name[3:])] = int(vals[3]) + int(vals[4])
-        return out
-    try:
-        a = idle()
-        time.sleep(0.3)
-        b = idle()
-        return max(reversed(cores), key=lambda c: b.get(c, 0) - a.get(c, 0))
-    except (OSError, ValueError, IndexError):
-        return cores[-1]
 
 
 def cpu_name() -> str:
@@ -158,13 +136,7 @@ def print_table(rows: list[dict], presets: list[str]) -> None:
                      _rate(t), "-" if t is None else f"{r['decisions_per_s'] / t:.1f}x",
                      "-" if t is None else ("yes" if r["target_met"] else "NO")]
                     + [_rate(r["presets"][p]["decisions_per_s"]) for p in presets])
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    line = lambda cells: "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)  # noqa: E731
-                                   for i, (c, w) in enumerate(zip(cells, widths)))
-    print(line(head))
-    print("  ".join("-" * w for w in widths))
-    for b in body:
-        print(line(b))
+    print_rows(head, body)
 
 
 def main(argv=None) -> int:

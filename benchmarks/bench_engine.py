@@ -28,6 +28,12 @@ Usage::
 
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
+from _common import pin_one_core, print_table as print_rows  # noqa: E402
+
 import argparse
 import datetime as _dt
 import importlib
@@ -54,37 +60,8 @@ OPENSPIEL_GAMES = {"openspiel_block": "python_block_dominoes", "openspiel_team":
 
 
 # ---------------------------------------------------------------- setup
-def pin_one_core(core: int | None) -> int | None:
-    """Restrict this process to one CPU; returns the core, None where unsupported."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    allowed = sorted(os.sched_getaffinity(0))
-    if core is None:
-        core = _least_busy(allowed)
-    elif core not in allowed:
-        raise SystemExit(f"--core {core} is not available (allowed: {allowed})")
-    os.sched_setaffinity(0, {core})
-    return core
 
 
-def _least_busy(cores: list[int]) -> int:
-    """The core of ``cores`` with the most idle time over a short sample (Linux
-    ``/proc/stat``); the last one when that cannot be read."""
-    def idle():
-        out = {}
-        with open("/proc/stat") as f:
-            for line in f:
-                name, *vals = line.split()
-                if name.startswith("cpu") and name[3:].isdigit():
-                    out[int(name[3:])] = int(vals[3]) + int(vals[4])  # idle + iowait
-        return out
-    try:
-        a = idle()
-        time.sleep(0.3)
-        b = idle()
-        return max(reversed(cores), key=lambda c: b.get(c, 0) - a.get(c, 0))
-    except (OSError, ValueError, IndexError):
-        return cores[-1]
 
 
 def pick_playout(choice: str):
@@ -229,13 +206,7 @@ def print_table(rows: list[dict]) -> None:
             _fmt_ratio(r["speedup_vs_openspiel"]), _fmt_rate(r["target_hands_per_s"]),
             "yes" if r["target_met"] else "NO", f"{r['moves_per_hand']:.2f}",
         ])
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *body)]
-    line = lambda cells: "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w)  # noqa: E731
-                                   for i, (c, w) in enumerate(zip(cells, widths)))
-    print(line(head))
-    print("  ".join("-" * w for w in widths))
-    for b in body:
-        print(line(b))
+    print_rows(head, body)
 
 
 def main(argv=None) -> int:

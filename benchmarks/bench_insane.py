@@ -31,6 +31,12 @@ Usage::
 
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
+from _common import pin_one_core  # noqa: E402
+
 import argparse
 import datetime as _dt
 import json
@@ -48,35 +54,8 @@ TARGET_MS = 1.0          # median per decision at TARGET_WORLDS worlds, one roll
 TARGET_WORLDS = 200
 
 
-def pin_one_core(core: int | None) -> int | None:
-    """Restrict this process to one CPU (Linux); returns the core or None."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    allowed = sorted(os.sched_getaffinity(0))
-    if core is None:
-        core = _least_busy(allowed)
-    elif core not in allowed:
-        raise SystemExit(f"--core {core} is not available (allowed: {allowed})")
-    os.sched_setaffinity(0, {core})
-    return core
 
 
-def _least_busy(cores: list[int]) -> int:
-    def idle():
-        out = {}
-        with open("/proc/stat") as f:
-            for line in f:
-                name, *vals = line.split()
-                if name.startswith("cpu") and name[3:].isdigit():
-                    out[int(name[3:])] = int(vals[3]) + int(vals[4])
-        return out
-    try:
-        a = idle()
-        time.sleep(0.3)
-        b = idle()
-        return max(reversed(cores), key=lambda c: b.get(c, 0) - a.get(c, 0))
-    except (OSError, ValueError, IndexError):
-        return cores[-1]
 
 
 def positions(preset: str, n: int, seed: int) -> list:
