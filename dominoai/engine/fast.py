@@ -32,7 +32,7 @@ _DB = TILE_IS_DOUBLE.copy()
 _ONE = np.int64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_seat(st, rv, cur, om, drawing, reserve):
     """After ``cur`` laid a tile (not its last): the next seat that will decide,
     doing the forced draws on the way (a drawn tile that fits becomes
@@ -62,7 +62,77 @@ def _next_seat(st, rv, cur, om, drawing, reserve):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _playout_block2(st, rs):
+    """playout_fast for two seats, no drawing, no end scoring, no spinner
+    (Block, Express and OpenSpiel's block game with two players): both hands
+    and the ends in registers."""
+    cur = st[S_CUR]
+    h0 = st[S_HAND]
+    h1 = st[S_HAND + 1]
+    lp = st[S_END_PIP]
+    rp = st[S_END_PIP + 1]
+    nplayed = st[S_NPLAYED]
+    played = st[S_PLAYED]
+    last = st[S_LAST]
+    must = st[S_MUST]
+    moves = 0
+    status = 0
+    while True:
+        hand = h1 if cur else h0
+        tiles = hand if must < 0 else (hand & (_ONE << must))
+        moves += 1
+        if nplayed == 0:
+            t = nth_tile(tiles, rng_below(rs, popcount(tiles)))
+            lp = _HI[t]
+            rp = _LO[t]
+            st[S_LEAD_TILE] = t
+            st[S_END_KIND] = _DB[t]
+            st[S_END_KIND + 1] = _DB[t]
+        else:
+            ml = tiles & _PM[lp]
+            mr = tiles & _PM[rp] if rp != lp else np.int64(0)
+            cl = popcount(ml)
+            x = rng_below(rs, cl + popcount(mr))
+            if x < cl:
+                t = nth_tile(ml, x)
+                lp = _HI[t] + _LO[t] - lp
+                st[S_END_KIND] = _DB[t]
+            else:
+                t = nth_tile(mr, x - cl)
+                rp = _HI[t] + _LO[t] - rp
+                st[S_END_KIND + 1] = _DB[t]
+        must = -1
+        hand &= ~(_ONE << t)
+        if cur:
+            h1 = hand
+        else:
+            h0 = hand
+        last = cur
+        played |= _ONE << t
+        nplayed += 1
+        if hand == 0:
+            status = ST_DOMINO
+            break
+        om = _PM[lp] | _PM[rp]
+        if (h0 if cur else h1) & om:
+            cur ^= 1
+        elif not (hand & om):
+            status = ST_BLOCKED
+            break
+    st[S_HAND] = h0
+    st[S_HAND + 1] = h1
+    st[S_END_PIP] = lp
+    st[S_END_PIP + 1] = rp
+    st[S_NPLAYED] = nplayed
+    st[S_PLAYED] = played
+    st[S_LAST] = last
+    st[S_MUST] = -1
+    st[S_CUR] = cur
+    return moves, status
+
+
+@njit(cache=True, inline="always")
 def _playout_line(st, rv, rs, ev):
     """playout_fast for a two-ended line (no spinner/base, no replacement):
     the ends and counters live in registers and are written back at the end."""
@@ -169,11 +239,16 @@ def playout_fast(st, rv, rs, ev):
     number of moves. ``ev`` is only used for the rare replacement move (pass
     any (MAX_EVENTS, 4) int64 array); events are not logged."""
     if rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0:
+        if rv[R_PLAYERS] == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE \
+                and st[S_CUR] >= 0:
+            moves, status = _playout_block2(st, rs)
+            _finish_hand(st, rv, status)
+            return moves
         return _playout_line(st, rv, rs, ev)
     return _playout_general(st, rv, rs, ev)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _replace(st, rv, cur):
     """The Dominoball replacement, as kernels.apply_move does it (unlogged)."""
     d = st[S_BONE + st[S_BONE_POS]]
@@ -187,7 +262,7 @@ def _replace(st, rv, cur):
             st[S_POINTS + sd] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _playout_general(st, rv, rs, ev):
     """playout_fast for any line (spinner, base, replacement): the four ends
     live in a small local array, the spinner state in registers."""

@@ -69,7 +69,7 @@ def nth_tile(mask, i):
     return lowest_tile(mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_next(rs):
     """Next 64-bit output of a SplitMix64 generator whose state is ``rs[0]`` (uint64)."""
     x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -79,7 +79,7 @@ def rng_next(rs):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_below(rs, n):
     """Uniform integer in ``[0, n)`` (n >= 1, int64)."""
     r = np.int64(rng_next(rs) >> np.uint64(33))  # 31 random bits
@@ -98,7 +98,7 @@ def shuffle_tiles(rs, perm):
         perm[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_perm(rs, perm, k):
     """Shuffle so that ``perm[:k]`` is a uniform random sample of the 28 tiles
     in random order (partial Fisher-Yates; ``k = 28`` shuffles all)."""
@@ -112,7 +112,7 @@ def deal_perm(rs, perm, k):
 
 
 # ---------------------------------------------------------------- queries
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def side_of(rv, seat):
     """Scoring side of a seat: its pair (seat % 2) in partnerships, else the seat."""
     if rv[R_PARTNERS]:
@@ -133,14 +133,14 @@ for _c in range(4):
         _PIPS7[_c, _x] = sum(int(TILE_PIPS[7 * _c + _b]) for _b in range(7) if _x >> _b & 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_pips(mask):
     """Total pips of the tiles in a mask (four 7-bit table look-ups)."""
     return (_PIPS7[0, mask & 127] + _PIPS7[1, (mask >> 7) & 127]
             + _PIPS7[2, (mask >> 14) & 127] + _PIPS7[3, (mask >> 21) & 127])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def counted_pips(rv, mask):
     """Pips a hand counts for at the end: ``alone_00`` for a lone 0:0 (Kozel)."""
     if rv[R_ALONE_00] > 0 and mask == 1:
@@ -352,7 +352,7 @@ def _holder(st, rv, t):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_hand(st, rv, perm, leader):
     """Deal the next hand of the match from ``perm`` (int64, shape (28,): seat i
     gets ``perm[i*hand_size:(i+1)*hand_size]``, the rest is the boneyard in
@@ -454,7 +454,7 @@ def _strikes_for(pips):
     return 1 + (pips - 3) // 5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def goals_for(strikes):
     """Dominoball goals: 0 below 5 strikes, then one per further 4 (seed 003, 7)."""
     if strikes < 5:
@@ -469,7 +469,7 @@ def _round(x, r):
     return (x + r // 2) // r * r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish_hand(st, rv, status):
     """End the hand: winner, hand-end points, match scores and match end."""
     n = rv[R_PLAYERS]
@@ -568,7 +568,7 @@ def _finish_hand(st, rv, status):
     _check_match_end(st, rv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def match_value(st, rv, s):
     """What decides the match for side s: goals in strike scoring, else the score."""
     if rv[R_HAND_SCORING] == HS_STRIKES:
@@ -576,7 +576,7 @@ def match_value(st, rv, s):
     return st[S_SCORE + s]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_match_end(st, rv):
     ns = n_sides(rv)
     if st[S_STATUS] == ST_CUT:
@@ -816,7 +816,7 @@ def simulate(rv, seed, n_hands, stats):
         tally(st, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tally(st, stats):
     """Add a finished hand to simulation ``stats`` (int64, shape (16,)):
     [0:4] hand wins per side, [4] domino, [5] blocked, [6] cut short,
