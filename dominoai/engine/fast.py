@@ -236,8 +236,8 @@ def _playout_line(st, rv, rs, ev):
 @njit(cache=True)
 def playout_fast(st, rv, rs, ev):
     """Play the hand in ``st`` to its end with random legal moves; return the
-    number of moves. ``ev`` is only used for the rare replacement move (pass
-    any (MAX_EVENTS, 4) int64 array); events are not logged."""
+    number of moves. Events are not logged: ``ev`` (any ``(MAX_EVENTS, 4)``
+    int64 array) is scratch space, its first rows overwritten."""
     if rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0:
         if rv[R_PLAYERS] == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE \
                 and st[S_CUR] >= 0:
@@ -277,8 +277,8 @@ def _playout_general(st, rv, rs, ev):
     cur = st[S_CUR]
     if cur < 0:
         return 0
-    ep = np.empty(4, np.int64)
-    ek = np.empty(4, np.int64)
+    ep = ev[0]  # the four ends' pips and kinds: scratch rows of the (unused) event log
+    ek = ev[1]
     status = 0
     # the line in registers
     for q in range(4):
@@ -457,6 +457,8 @@ def simulate_fast(rv, seed, n_hands, stats):
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
     k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
+    line = rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0
+    block2 = line and n == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE
     new_match(st, rv)
     st[S_LOG] = 0
     for _ in range(n_hands):
@@ -470,5 +472,13 @@ def simulate_fast(rv, seed, n_hands, stats):
         st[S_MATCH_WINNER] = -1
         deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
-        stats[12] += playout_fast(st, rv, rs, ev)
+        # the playout inlined by its kind: a call with array arguments per hand costs
+        if block2:
+            moves, status = _playout_block2(st, rs)
+            _finish_hand(st, rv, status)
+            stats[12] += moves
+        elif line:
+            stats[12] += _playout_line(st, rv, rs, ev)
+        else:
+            stats[12] += _playout_general(st, rv, rs, ev)
         tally(st, stats)
