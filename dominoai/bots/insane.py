@@ -47,7 +47,7 @@ from ..observation import Observation
 from ..tiles import FULL_MASK, TILE_HIGH, TILE_PIPS
 from .base import BaseBot, Param, register_bot
 from .hard import HardBot, hard_pick
-from .worlds import Belief, _cached_weight, _hand_weight_miss, draw_world
+from .worlds import Belief, draw_world, drawn_world_weight
 
 __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "POLICIES"]
 
@@ -329,7 +329,6 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     ``policy``: 0 random, 1 medium, 2 hard (weights ``hw``)."""
     tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
     wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
-    H = hseat.shape[0]
     seat = base[L.S_CUR]
     p0 = np.zeros(4, np.int64)
     for s in range(4):
@@ -354,16 +353,7 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     while got < n_worlds and props < max_props:
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
-        w = 1.0
-        for h in range(H):
-            if wneed[h]:
-                hand = wst[L.S_HAND + hseat[h]]
-                v = _cached_weight(h, hand, cls, crad, hkey, hval, miss)
-                if v < 0.0:
-                    v = _hand_weight_miss(h, hand, miss[0], miss[1], p)
-                w *= v
-                if w == 0.0:
-                    break
+        w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
         if w <= 0.0:
             continue
         got += 1

@@ -654,6 +654,24 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
     wst[L.S_BONE_END] = nb
 
 
+@njit(cache=True, inline="always")
+def drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss):
+    """Weight (product of the ``N_j`` that need counting) of the world just drawn
+    into ``wst``; 0.0 as soon as one holder has no way (the parts' arrays are
+    passed unpacked: inlined, so no reference counts per world)."""
+    w = 1.0
+    for h in range(hseat.shape[0]):
+        if wneed[h]:
+            hand = wst[L.S_HAND + hseat[h]]
+            v = _cached_weight(h, hand, cls, crad, hkey, hval, miss)
+            if v < 0.0:
+                v = _hand_weight_miss(h, hand, miss[0], miss[1], p)
+            w *= v
+            if w == 0.0:
+                break
+    return w
+
+
 @njit(cache=True)
 def sample_many(p, base, rs, n, max_props, out, wout):
     """Up to ``n`` worlds of positive weight into ``out[i]`` / ``wout[i]`` after
@@ -663,7 +681,6 @@ def sample_many(p, base, rs, n, max_props, out, wout):
     function per world costs a reference count per member.)"""
     tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
     wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
-    H = hseat.shape[0]
     bone = np.zeros(32, np.int64)
     miss = np.zeros(2, np.int64)
     wst = np.zeros(L.S_SIZE, np.int64)
@@ -672,16 +689,7 @@ def sample_many(p, base, rs, n, max_props, out, wout):
     while k < n and props < max_props:
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
-        w = 1.0
-        for h in range(H):
-            if wneed[h]:
-                hand = wst[L.S_HAND + hseat[h]]
-                v = _cached_weight(h, hand, cls, crad, hkey, hval, miss)
-                if v < 0.0:
-                    v = _hand_weight_miss(h, hand, miss[0], miss[1], p)
-                w *= v
-                if w == 0.0:
-                    break
+        w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
         if w > 0.0:
             out[k, :] = wst
             wout[k] = w
