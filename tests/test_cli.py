@@ -13,36 +13,17 @@ import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from dominoai import Match, __version__
 from dominoai.cli import main
-from dominoai.records import FORMAT, record_from_match
-
-CASES_DIR = Path(__file__).resolve().parents[2] / "shared" / "cases"
-
-
-def _case_files():
-    if not CASES_DIR.is_dir():
-        return []
-    files = sorted(CASES_DIR.glob("*.json")) + sorted((CASES_DIR / "generated").glob("*.json"))
-    return [f for f in files if not f.name.endswith(".expected.json")]
+from dominoai.records import record_from_match
+from shared_cases import BLOCK, CASES_DIR, case_files, subset
 
 
-CASES = _case_files()
+CASES = case_files()
 CASE_IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]
-
-
-def subset(expected, actual) -> bool:
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and subset(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(subset(e, a) for e, a in zip(expected, actual)))
-    return expected == actual and type(expected) is type(actual)
 
 
 def run_cli(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -112,20 +93,6 @@ def test_case_in_process(path, capsys):
 
 
 # ---------------------------------------------------------------- bad input
-BLOCK = {
-    "format": FORMAT,
-    "rules": {"preset": "block", "players": 2},
-    "hands": [{
-        "deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
-                 ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
-        "boneyard": ["4:3", "4:2", "4:1", "4:0", "3:3", "3:2", "3:1", "3:0", "2:2", "2:1",
-                     "2:0", "1:1", "1:0", "0:0"],
-        "leader": 0,
-        "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
-                  {"tile": "5:5", "end": "right"}, {"tile": "6:4", "end": "left"},
-                  {"tile": "5:4", "end": "right"}, {"pass": True}, {"tile": "4:4", "end": "left"}],
-    }],
-}
 
 
 def _bad_records() -> dict:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,33 +19,13 @@ from dominoai.records import (
 )
 from dominoai.rules import PRESETS
 from dominoai.tiles import Tile, TileSet
-
-CASES_DIR = Path(__file__).resolve().parents[2] / "shared" / "cases"
-
-
-def _case_files():
-    if not CASES_DIR.is_dir():
-        return []
-    files = sorted(CASES_DIR.glob("*.json")) + sorted((CASES_DIR / "generated").glob("*.json"))
-    return [f for f in files if not f.name.endswith(".expected.json")]
+from shared_cases import BLOCK, CASES_DIR, case_files, subset
 
 
-CASES = _case_files()
+CASES = case_files()
 PLAYABLE = [p for p in CASES
             if json.loads(p.with_name(p.stem + ".expected.json").read_text()) != {"exit": 2}]
 needs_cases = pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
-
-
-def subset(expected, actual) -> bool:
-    """Every key of ``expected`` is in ``actual`` with an equal value (recursively;
-    lists must have the same length; types must match, so 0 != False)."""
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and subset(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(subset(e, a) for e, a in zip(expected, actual)))
-    return expected == actual and type(expected) is type(actual)
 
 
 # ---------------------------------------------------------------- shared cases
@@ -87,20 +66,6 @@ def test_shared_case_summary_and_forced_events(path):
 
 
 # ---------------------------------------------------------------- bad input
-BLOCK = {
-    "format": FORMAT,
-    "rules": {"preset": "block", "players": 2},
-    "hands": [{
-        "deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
-                 ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
-        "boneyard": ["4:3", "4:2", "4:1", "4:0", "3:3", "3:2", "3:1", "3:0", "2:2", "2:1",
-                     "2:0", "1:1", "1:0", "0:0"],
-        "leader": 0,
-        "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
-                  {"tile": "5:5", "end": "right"}, {"tile": "6:4", "end": "left"},
-                  {"tile": "5:4", "end": "right"}, {"pass": True}, {"tile": "4:4", "end": "left"}],
-    }],
-}
 BLOCK_RESULT = {"hands": [{"end": "blocked", "winner": 1, "points": [0, 4], "pips": [30, 26]}],
                 "scores": [0, 4], "winner": None, "finished": False}
 

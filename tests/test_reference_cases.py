@@ -15,8 +15,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
+from shared_cases import CASES_DIR, case_files, subset as _subset
 
-CASES_DIR = Path(__file__).resolve().parents[2] / "shared" / "cases"
 END_INDEX = {"left": 0, "right": 1, "up": 2, "down": 3}
 
 
@@ -121,24 +121,7 @@ def replay(record: dict) -> dict:
     return out
 
 
-def _subset(expected, actual) -> bool:
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(
-            k in actual and _subset(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(_subset(e, a) for e, a in zip(expected, actual)))
-    return expected == actual and type(expected) is type(actual)
-
-
-def _case_files():
-    if not CASES_DIR.is_dir():
-        return []
-    files = sorted(CASES_DIR.glob("*.json")) + sorted((CASES_DIR / "generated").glob("*.json"))
-    return [f for f in files if not f.name.endswith(".expected.json")]
-
-
-CASES = _case_files()
+CASES = case_files()
 
 
 @pytest.mark.skipif(not CASES, reason=f"shared cases directory not found at {CASES_DIR}")
