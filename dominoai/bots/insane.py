@@ -317,6 +317,20 @@ def _score_world(wst, w, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp
 
 
 @njit(cache=True)
+def _scratch(nc, max_nodes):
+    """Work arrays of a search: two states, an event log, a move buffer, a
+    second RNG, the exact solver's stack, move buffers, bookkeeping, node
+    counters (``nodes[1]`` the budget) and per-move values."""
+    nodes = np.zeros(3, np.int64)
+    nodes[1] = max_nodes
+    return (np.zeros(L.S_SIZE, np.int64), np.zeros(L.S_SIZE, np.int64),
+            np.zeros((L.MAX_EVENTS, 4), np.int64), np.zeros(L.MAX_MOVES, np.int64),
+            np.zeros(1, np.uint64), np.zeros((MAX_DEPTH, L.S_SIZE), np.int64),
+            np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64), np.zeros((6, MAX_DEPTH), np.int64),
+            nodes, np.zeros(max(nc, 1), np.int64))
+
+
+@njit(cache=True)
 def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy, rs, acc, stats,
                   exact, max_nodes, hw):
     """Sample up to ``n_worlds`` worlds of positive weight (at most ``max_props``
@@ -334,19 +348,9 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     for s in range(4):
         p0[s] = base[L.S_POINTS + s]
     wst = np.zeros(L.S_SIZE, np.int64)
-    tmp = np.zeros(L.S_SIZE, np.int64)
-    scratch = np.zeros(L.S_SIZE, np.int64)
     bone = np.zeros(32, np.int64)
     miss = np.zeros(2, np.int64)
-    ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
-    buf = np.zeros(L.MAX_MOVES, np.int64)
-    rs2 = np.zeros(1, np.uint64)
-    stack = np.zeros((MAX_DEPTH, L.S_SIZE), np.int64)
-    bufs = np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64)
-    meta = np.zeros((6, MAX_DEPTH), np.int64)
-    nodes = np.zeros(3, np.int64)
-    nodes[1] = max_nodes
-    vals = np.zeros(max(nc, 1), np.int64)
+    tmp, scratch, ev, buf, rs2, stack, bufs, meta, nodes, vals = _scratch(nc, max_nodes)
     got = 0
     props = 0
     wsum = 0.0
@@ -377,17 +381,7 @@ def search_fixed(st, rv, codes, nc, n_worlds, rollouts, policy, rs, acc, stats, 
         p0[s] = st[L.S_POINTS + s]
     wst = st.copy()
     wst[L.S_LOG] = 0
-    tmp = np.zeros(L.S_SIZE, np.int64)
-    scratch = np.zeros(L.S_SIZE, np.int64)
-    ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
-    buf = np.zeros(L.MAX_MOVES, np.int64)
-    rs2 = np.zeros(1, np.uint64)
-    stack = np.zeros((MAX_DEPTH, L.S_SIZE), np.int64)
-    bufs = np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64)
-    meta = np.zeros((6, MAX_DEPTH), np.int64)
-    nodes = np.zeros(3, np.int64)
-    nodes[1] = max_nodes
-    vals = np.zeros(max(nc, 1), np.int64)
+    tmp, scratch, ev, buf, rs2, stack, bufs, meta, nodes, vals = _scratch(nc, max_nodes)
     for _ in range(n_worlds):
         _score_world(wst, 1.0, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp, ev, buf,
                      scratch, rs2, exact, stack, bufs, meta, nodes, vals, hw)
