@@ -10,7 +10,9 @@ encodings (tile ids, ends, end kinds, move equivalence) in
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .layout import (
@@ -38,27 +40,41 @@ _DBL = TILE_IS_DOUBLE.copy()
 _PIPMASK = PIP_MASK.copy()
 _HEAVY = HEAVY_ORDER.copy()
 _ONE = np.int64(1)
-_DEBRUIJN = np.int64(0x03F79D71B4CB0A89)
-_DB_TABLE = np.zeros(64, np.int64)
-for _i in range(64):
-    _DB_TABLE[(((1 << _i) * 0x03F79D71B4CB0A89) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
 # ---------------------------------------------------------------- bits, RNG
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ``ctpop`` on an int64: one ``popcnt`` instruction where the CPU has it."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's ``cttz`` on an int64 (a zero input gives 64): ``tzcnt``/``bsf``."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(context.cast(builder, args[0], x, types.int64), ir.Constant(ir.IntType(1), 0))
+    return types.int64(x), codegen
+
+
 @njit(cache=True)
 def lowest_tile(mask):
-    """Id of the lowest set bit of a non-zero tile mask."""
-    low = mask & -mask
-    return _DB_TABLE[((low * _DEBRUIJN) >> 58) & 63]
+    """Id of the lowest set bit of a non-zero tile mask (int64)."""
+    return _cttz(mask)
 
 
 @njit(cache=True)
 def popcount(mask):
-    """Number of tiles in a tile mask (< 2**32)."""
-    x = mask - ((mask >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Number of tiles in a tile mask (int64)."""
+    return _ctpop(mask)
 
 
 @njit(cache=True)
