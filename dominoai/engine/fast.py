@@ -33,12 +33,11 @@ _ONE = np.int64(1)
 
 
 @njit(cache=True, inline="always")
-def _next_seat(st, rv, cur, om, drawing, reserve):
+def _next_seat(st, n, cur, om, drawing, reserve):
     """After ``cur`` laid a tile (not its last): the next seat that will decide,
     doing the forced draws on the way (a drawn tile that fits becomes
     ``S_MUST``; seats that cannot play pass, unlogged); -1 if the hand is
-    blocked. ``om``: mask of the tiles that fit an open end."""
-    n = rv[R_PLAYERS]
+    blocked. ``n``: seats; ``om``: mask of the tiles that fit an open end."""
     nxt = cur
     bpos = st[S_BONE_POS]
     bend = st[S_BONE_END] - reserve
@@ -214,7 +213,7 @@ def _playout_line(st, rv, rs, ev):
                 break
         else:
             st[S_MUST] = -1
-            nxt = _next_seat(st, rv, cur, om, drawing, reserve)
+            nxt = _next_seat(st, n, cur, om, drawing, reserve)
             must = st[S_MUST]
             if nxt < 0:
                 status = ST_BLOCKED
@@ -245,7 +244,8 @@ def playout_fast(st, rv, rs, ev):
             _finish_hand(st, rv, status)
             return moves
         return _playout_line(st, rv, rs, ev)
-    return _playout_general(st, rv, rs, ev)
+    return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
+                            rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
 
 
 @njit(cache=True, inline="always")
@@ -263,14 +263,15 @@ def _replace(st, rv, cur):
 
 
 @njit(cache=True, inline="always")
-def _playout_general(st, rv, rs, ev):
+def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode):
     """playout_fast for any line (spinner, base, replacement): the four ends
-    live in a small local array, the spinner state in registers."""
-    drawing = rv[R_DRAWING] != 0
-    reserve = rv[R_RESERVE]
-    max_repl = rv[R_MAX_REPL]
-    mode = rv[R_SPINNER]
-    emode = rv[R_END_SCORING]
+    live in a small local array, the spinner state in registers.
+
+    ``n``, ``drawing``, ``reserve``, ``max_repl``, ``mode``, ``emode`` are the
+    rules fields ``R_PLAYERS``, ``R_DRAWING != 0``, ``R_RESERVE``,
+    ``R_MAX_REPL``, ``R_SPINNER`` and ``R_END_SCORING`` of ``rv``: a caller
+    that passes them as literal constants gets a copy compiled for those rules
+    (the function is inlined, so LLVM folds the branches they decide)."""
     kinds = mode != SPIN_NONE or emode != ENDS_NONE
     st[S_LOG] = 0
     moves = 0
@@ -309,17 +310,18 @@ def _playout_general(st, rv, rs, ev):
             t = nth_tile(tiles, r)
             k = 0
         else:
+            # the ends a move may name: the first of each class (pip, and kind
+            # where kinds count), as kernels.end_classes; ``seen``: bit 3*pip+kind
             rep = 0
             total = 0
+            seen = 0
             for q in range(4):
                 p = ep[q]
                 if p < 0:
                     continue
-                dup = False
-                for j in range(q):
-                    if (rep >> j) & 1 and ep[j] == p and (not kinds or ek[j] == ek[q]):
-                        dup = True
-                if not dup:
+                key = _ONE << (3 * p + ek[q] if kinds else p)
+                if not (seen & key):
+                    seen |= key
                     rep |= 1 << q
                     total += popcount(tiles & _PM[p])
             r = rng_below(rs, total + ra)
@@ -423,7 +425,7 @@ def _playout_general(st, rv, rs, ev):
             if ep[q] >= 0:
                 om |= _PM[ep[q]]
         st[S_MUST] = -1
-        nxt = _next_seat(st, rv, cur, om, drawing, reserve)
+        nxt = _next_seat(st, n, cur, om, drawing, reserve)
         must = st[S_MUST]
         if nxt < 0:
             status = ST_BLOCKED
@@ -459,6 +461,9 @@ def simulate_fast(rv, seed, n_hands, stats):
     k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
     line = rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0
     block2 = line and n == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE
+    # Dominoball's shape: two seats drawing, a base double, strikes for the ends
+    ball = (n == 2 and rv[R_DRAWING] != 0 and rv[R_SPINNER] == SPIN_BASE_DOUBLE
+            and rv[R_END_SCORING] == ENDS_STRIKES)
     new_match(st, rv)
     st[S_LOG] = 0
     for _ in range(n_hands):
@@ -479,6 +484,10 @@ def simulate_fast(rv, seed, n_hands, stats):
             stats[12] += moves
         elif line:
             stats[12] += _playout_line(st, rv, rs, ev)
+        elif ball:
+            stats[12] += _playout_general(st, rv, rs, ev, 2, True, rv[R_RESERVE], rv[R_MAX_REPL],
+                                          SPIN_BASE_DOUBLE, ENDS_STRIKES)
         else:
-            stats[12] += _playout_general(st, rv, rs, ev)
+            stats[12] += _playout_general(st, rv, rs, ev, n, rv[R_DRAWING] != 0, rv[R_RESERVE],
+                                          rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
         tally(st, stats)
