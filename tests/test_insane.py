@@ -133,3 +133,24 @@ def test_insane_beats_easy_on_duplicate_block_deals():
     se = diffs.std(ddof=1) / np.sqrt(len(diffs))
     assert mean - 3 * se > 0, (mean, se)
     assert mean > 3, mean  # medium beats easy by about 2.4 points per hand here
+
+
+def test_auto_rollouts_are_hard_in_dominoball_and_random_elsewhere():
+    from dominoai.bots.insane import rollout_policy_id
+    from dominoai.rules import get_rules
+
+    assert rollout_policy_id("auto", get_rules("dominoball").vector()) == 2        # hard
+    assert rollout_policy_id("auto", get_rules("dominoball", max_replacements=0, free_replacements=0).vector()) == 0
+    assert rollout_policy_id("auto", get_rules("draw").vector()) == 0              # random
+    assert rollout_policy_id("medium", get_rules("dominoball").vector()) == 1
+
+    def values(preset, **params):
+        h = Match(preset, seed=3).new_hand(leader=0)
+        while len(h.legal_moves()) < 2:
+            h.play(h.legal_moves()[0])
+        return InsaneBot(seed=4, worlds=30, **params).analyze(h.observe()).values
+
+    # the default searches exactly as the named policy does, same seed
+    assert np.array_equal(values("dominoball"), values("dominoball", rollout_policy="hard"))
+    assert np.array_equal(values("draw"), values("draw", rollout_policy="random"))
+    assert not np.array_equal(values("dominoball"), values("dominoball", rollout_policy="random"))

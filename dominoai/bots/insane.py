@@ -12,7 +12,8 @@ that higher is still better for the bot; the partner is on the bot's side).
 
 The search is one numba kernel: for each world, for each candidate move,
 copy the world, apply the move (:func:`kernels.apply_move`, no logging) and
-roll out (:func:`fast.playout_fast`, or the ``medium`` or ``hard`` policy).
+roll out (:func:`fast.playout_fast`, or the ``medium`` or ``hard`` policy;
+by default ``hard`` in Dominoball and random elsewhere).
 Every move is
 rolled out with the same random numbers in a world (common random numbers),
 so their comparison is not blurred by the rollout's luck. With a
@@ -53,6 +54,18 @@ __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "POLICIES"]
 
 POLICIES = ("random", "medium", "hard")
 _POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
+
+
+def rollout_policy_id(name: str, rv: np.ndarray) -> int:
+    """The rollout policy's kernel id for the rules vector ``rv``: ``auto`` is
+    ``hard`` where the rules allow replacements (Dominoball, seed 003) and
+    ``random`` elsewhere. Random rollouts misjudge a replacement: an extra
+    tile pays off only for a player who looks for scoring ends, which a random
+    player does not, so in Dominoball they made insane lose to ``hard``
+    (-1.6 strikes per hand; with ``hard`` rollouts +4.0, docs/insane.md)."""
+    if name == "auto":
+        name = "hard" if rv[L.R_MAX_REPL] > 0 else "random"
+    return _POLICY_ID[name]
 _PIPS = TILE_PIPS.copy()
 _HIGH = TILE_HIGH.copy()
 _FULL = np.int64(FULL_MASK)
@@ -416,10 +429,12 @@ class SearchResult:
 _COMMON = {
     "worlds": Param(int, 200, "worlds sampled per decision", min=1),
     "rollouts": Param(int, 1, "rollouts per move per world", min=1),
-    "rollout_policy": Param(str, "random", "policy of every seat in the rollouts: "
+    "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
                             "random (uniform legal moves), medium (heaviest tile / best "
-                            "immediate score) or hard (the hard bot's evaluation, default "
-                            "weights; much slower)", choices=POLICIES),
+                            "immediate score), hard (the hard bot's evaluation, default "
+                            "weights; much slower) or auto (hard where the rules allow "
+                            "replacements, i.e. Dominoball; random elsewhere)",
+                            choices=POLICIES + ("auto",)),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
                          "search stops between worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
@@ -488,7 +503,8 @@ class InsaneBot(_SearchBot):
     included) rolled out to the end of the hand in every sampled world.
 
     Parameters (defaults): ``worlds`` (200), ``rollouts`` per move per world
-    (1), ``rollout_policy`` (``random``; or ``medium``, ``hard``),
+    (1), ``rollout_policy`` (``auto``: ``hard`` in Dominoball, ``random``
+    elsewhere; or ``random``, ``medium``, ``hard`` everywhere),
     ``time_budget`` seconds per decision (0: no limit), ``inference`` (true;
     false: worlds respect only the hand sizes and the seen tiles), ``exact``
     (0: never; else solve a world by alpha-beta instead of rolling out once at
@@ -526,7 +542,7 @@ class InsaneBot(_SearchBot):
 
     def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
         p, base, rv = belief.parts, belief.base, belief.rv
-        policy = _POLICY_ID[self.rollout_policy]
+        policy = rollout_policy_id(self.rollout_policy, rv)
         rollouts = self.rollouts
         tries = self.MAX_TRIES
         exact, max_nodes = self.exact, self.max_nodes
@@ -571,7 +587,7 @@ class OmniscientBot(_SearchBot):
         st[L.S_LOG] = 0
         codes = self._codes(obs)
         rv = obs._rv
-        policy = _POLICY_ID[self.rollout_policy]
+        policy = rollout_policy_id(self.rollout_policy, rv)
         rollouts = self.rollouts
 
         exact, max_nodes = self.exact, self.max_nodes
