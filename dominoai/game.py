@@ -145,7 +145,10 @@ class Event:
     """One public event of a hand: ``kind`` is ``play`` (seat, tile, end),
     ``draw`` (seat, count: tiles drawn, which ones is hidden), ``pass`` or
     ``replace`` (one tile drawn for replacement, hidden). ``on``: for a draw or
-    a pass, the pips the open ends showed (the seat held none of them)."""
+    a pass, the pips the open ends showed (the seat held none of them).
+    ``lead``: this play is the hand's first tile; its ``end`` is then the
+    orientation (0: higher pip on the left, 1: lower pip on the left;
+    docs/conventions.md), not an end."""
 
     kind: str
     seat: int
@@ -153,9 +156,14 @@ class Event:
     end: int | None = None
     count: int = 0
     on: tuple = ()
+    lead: bool = False
 
     def __str__(self) -> str:
         if self.kind == "play":
+            if self.lead:
+                t = self.tile
+                shown = f"{t.low}:{t.high}" if self.end == 1 else f"{t.high}:{t.low}"
+                return f"seat {self.seat} leads {shown}"
             return f"seat {self.seat} plays {self.tile} {END_NAMES[self.end]}"
         on = "/".join(str(p) for p in self.on)
         if self.kind == "draw":
@@ -210,12 +218,15 @@ _MOVES = tuple(Move(_TILES[c >> 2], c & 3) for c in range(L.MOVE_REPLACE)) + (Mo
 
 def events_from_rows(rows: np.ndarray) -> list[Event]:
     """Events from the engine's event log rows ``(kind, seat, a, b)``
-    (``int64``, shape ``(n, 4)``; see ``engine.layout``)."""
+    (``int64``, shape ``(n, 4)``; see ``engine.layout``) of one hand from its
+    start: the first play is the lead."""
     out = []
+    led = False
     for kind, seat, a, b in rows.tolist():
         k = _EV_KIND[kind]
         if k == "play":
-            out.append(Event(k, seat, _TILES[a], b, 1))
+            out.append(Event(k, seat, _TILES[a], b, 1, (), not led))
+            led = True
         elif k == "replace":
             out.append(Event(k, seat, None, None, 1))
         else:

@@ -361,3 +361,18 @@ def test_get_rules_contradictions_name_the_field(preset, overrides, field):
     the field."""
     with pytest.raises(ValueError, match=field):
         get_rules(preset, **overrides)
+
+
+def test_lead_event_reads_as_a_lead_in_its_orientation():
+    # conventions.md: the lead's `end` is its orientation, not an end
+    deal = [["6:4", "5:5", "2:0", "3:1", "4:4", "6:6", "1:0"],
+            ["4:2", "6:5", "5:0", "3:3", "2:2", "6:1", "4:0"]]
+    h = Match("block", seed=0).new_hand(deal=deal, leader=0)
+    h.play("6:4", orientation=1)
+    h.play(h.legal_moves()[0])
+    lead, reply = h.events
+    assert (lead.lead, lead.end, str(lead)) == (True, 1, "seat 0 leads 4:6")
+    assert not reply.lead and str(reply).startswith("seat 1 plays ")
+    h2 = Match("block", seed=0).new_hand(deal=deal, leader=0)
+    h2.play("6:4")
+    assert str(h2.events[0]) == "seat 0 leads 6:4"
