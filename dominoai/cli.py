@@ -318,7 +318,13 @@ def _cmd_tournament(args) -> int:
 
     from .tournament import BotError, run_tournament
 
+    items = [x.strip() for x in args.bots.split(",")]
+    if any(not x or x.endswith(":") for x in items):
+        raise UsageError(f"--bots has an empty spec or a ':' with no parameters (got {args.bots!r})")
     bots = split_bot_specs(args.bots)
+    if args.target is not None and not args.matches:
+        raise UsageError("--target sets the match target, so it needs --matches "
+                         "(--hands plays single hands)")
     if len(bots) < 2:
         raise UsageError(f"--bots needs at least two bot specs (got {args.bots!r})")
     overrides = {}
@@ -329,6 +335,8 @@ def _cmd_tournament(args) -> int:
     if args.scheduler and not args.backend:
         raise UsageError("--scheduler goes with --backend dask (or ray)")
     if args.records:
+        if os.path.exists(args.records) and not os.path.isdir(args.records):
+            raise UsageError(f"--records {args.records}: exists and is not a directory")
         try:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:
@@ -341,7 +349,15 @@ def _cmd_tournament(args) -> int:
                              scheduler=args.scheduler, progress=args.progress, **overrides)
     except BotError as e:
         raise UsageError(str(e)) from None
-    except (ValueError, TypeError, OSError, ImportError) as e:
+    except OSError as e:
+        # name the path the user gave (the results' parts live beside --out)
+        name = str(e.filename or "")
+        if args.out and name.startswith(str(args.out)):
+            name = f"--out {args.out}"
+        elif args.records and name.startswith(str(args.records)):
+            name = f"--records {args.records}"
+        raise UsageError(f"{name}: {e.strerror or e}" if name else str(e)) from None
+    except (ValueError, TypeError, ImportError) as e:
         raise UsageError(str(e)) from None
     print(res.summary())
     if args.out:
@@ -361,9 +377,20 @@ def _cmd_plot(args) -> int:
         raise UsageError(f"--out must end in .png, .pdf or .svg (got {args.out!r})")
     import matplotlib
     matplotlib.use("Agg")
+    folder = os.path.dirname(args.out)
+    try:
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {args.out}: cannot create its folder: {e.strerror or e}") from None
     try:
         plot_results(args.results, args.out)
-    except (ValueError, KeyError, OSError) as e:
+    except KeyError as e:
+        raise UsageError(f"cannot plot {args.results}: it has no column {e} (plot takes the hands "
+                         "table, the --out file of 'dominoai tournament', not its .matches table)") from None
+    except OSError as e:
+        raise UsageError(f"cannot plot {args.results} to {args.out}: {e.strerror or e}") from None
+    except ValueError as e:
         raise UsageError(f"cannot plot {args.results}: {e}") from None
     print(f"figure: {args.out}")
     return 0

@@ -573,7 +573,7 @@ class Hand:
             return "the hand is over"
         if err == L.ERR_NO_REPLACE:
             if self.rules.max_replacements == 0:
-                return f"{self.rules.preset} has no replacement"
+                return f"{self.rules.preset} has no replacements (a Dominoball rule)"
             return f"{who} cannot replace now (needs a playable tile, replacements left, " \
                    f"a boneyard above its reserve, and no tile it must play)"
         if err == L.ERR_NOT_HELD:

@@ -256,7 +256,8 @@ def _build(name: str, overrides: dict) -> Rules:
     if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
         raise ValueError(f"{name}: players must be an integer (got {players!r})")
     if not lo <= players <= hi:
-        raise ValueError(f"{name}: players must be {lo}..{hi} (got {players})")
+        allowed = str(lo) if lo == hi else f"{lo}..{hi}"
+        raise ValueError(f"{name}: players must be {allowed} (got {players})")
     fields = builder(int(players))
     fields.update(overrides)
     return Rules(preset=name, **fields)

@@ -199,7 +199,7 @@ def test_replay_from_stdin():
     (["simulate", "--variant", "block", "--hands", "0"], r"--hands must be at least 1"),
     (["simulate", "--variant", "block", "--hands", "lots"], r"--hands must be an integer"),
     (["simulate", "--variant", "block", "--seed", "-1"], r"--seed must be at least 0"),
-    (["simulate", "--variant", "fives", "--players", "3"], r"fives: players must be 2..2"),
+    (["simulate", "--variant", "fives", "--players", "3"], r"fives: players must be 2 \(got 3\)"),
     (["simulate", "--variant", "block", "--players", "two"], r"--players must be an integer"),
 ])
 def test_bad_options_in_process(argv, pattern, capsys):

@@ -41,6 +41,9 @@ def test_tournament_writes_results_and_plot(tmp_path, capsys):
     (["tournament", "--bots", "easy,medium", "--hands", "0"], "at least 1"),
     (["tournament", "--bots", "easy,medium", "--out", "x.txt"], "x.txt"),
     (["plot", "missing.parquet", "--out", "f.png"], "no such results file"),
+    (["tournament", "--bots", "easy,,medium"], "empty spec"),
+    (["tournament", "--bots", "easy,insane:"], "':' with no parameters"),
+    (["tournament", "--bots", "easy,medium", "--hands", "2", "--target", "50"], "needs --matches"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -54,3 +57,34 @@ def test_tournament_subprocess_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "dominoai", "tournament", "--bots", "easy,nobot"],
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 2 and "Traceback" not in p.stderr
+
+
+def _err(capsys):
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("dominoai: error:")
+    return err
+
+
+def test_output_paths_named_as_given(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    base = ["tournament", "--bots", "easy,medium", "--hands", "2", "--no-progress"]
+    # --out under a regular file: the error names --out, not the parts folder beside it
+    assert main(base + ["--out", "afile/r.parquet"]) == 2
+    err = _err(capsys)
+    assert "--out afile/r.parquet:" in err and ".parts" not in err
+    assert main(base + ["--records", "afile"]) == 2
+    assert "--records afile: exists and is not a directory" in _err(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_plot_explains_the_matches_table_and_makes_its_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["tournament", "--bots", "easy,medium", "--matches", "1", "--target", "30",
+                 "--no-progress", "--out", "m.csv"]) == 0
+    capsys.readouterr()
+    assert main(["plot", "m.matches.csv", "--out", "f.png"]) == 2
+    assert "not its .matches table" in _err(capsys)
+    assert not (tmp_path / "f.png").exists()
+    assert main(["plot", "m.csv", "--out", "figs/new/f.png"]) == 0
+    assert (tmp_path / "figs" / "new" / "f.png").stat().st_size > 1000

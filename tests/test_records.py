@@ -351,7 +351,7 @@ def test_forced_draw_checked():
 
 
 def test_replace_only_in_dominoball():
-    refused(block(moves=[{"replace": True}]), r"^hand 1, move 1: replace: block has no replacement")
+    refused(block(moves=[{"replace": True}]), r"^hand 1, move 1: replace: block has no replacements \(a Dominoball rule\)")
 
 
 # ---------------------------------------------------------------- round trips
