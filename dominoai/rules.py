@@ -12,7 +12,7 @@ a validated preset.
 >>> get_rules("fives", players=3)
 Traceback (most recent call last):
 ...
-ValueError: fives: players must be 2..2 (got 3)
+ValueError: fives: players must be 2 (got 3)
 """
 
 from __future__ import annotations
