@@ -90,7 +90,7 @@ from ..observation import (
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .base import BaseBot, Param, register_bot
 
-__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_pick"]
+__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_eval_into", "hard_pick"]
 
 # feature / weight indices (the weight vector has one more slot: the
 # replacement threshold)
@@ -171,12 +171,12 @@ def _contrib(pip, kind):
 
 
 @njit(cache=True)
-def reply_points(tmp, cand, s, threat):
+def reply_points(tmp, cand, s, threat, vals):
     """Expected best count (points) a seat holding ``s`` tiles, each drawn from
     the mask ``cand``, scores with one tile on the ends of the line ``tmp``
     (at least one tile on it). ``threat``: points at which that side reaches an
     instant target (a larger number when none); such a reply counts
-    ``REPLY_WIN`` more."""
+    ``REPLY_WIN`` more. ``vals``: float64 scratch of at least 28."""
     c = K.popcount(cand)
     if c == 0 or s <= 0:
         return 0.0
@@ -186,7 +186,6 @@ def reply_points(tmp, cand, s, threat):
     base = 0
     for k in range(4):
         base += _contrib(tmp[L.S_END_PIP + k], tmp[L.S_END_KIND + k])
-    vals = np.zeros(28, np.float64)
     nv = 0
     m = cand & K.open_mask(tmp)
     while m:
@@ -235,8 +234,21 @@ def _est_pips(a, rv, unseen, j):
 
 
 # ---------------------------------------------------------------- the kernel
+#: scratch sizes of :func:`hard_eval_into`: int64 ``wi``, float64 ``wf``
+WORK_INT = 2 * L.S_SIZE + 7
+WORK_FLOAT = 4 + 28
+
+
 @njit(cache=True)
 def hard_eval(st, rv, a, codes, n, w, feats, vals):
+    """Evaluate the moves ``codes[:n]`` of the seat to move (see
+    :func:`hard_eval_into`, which this calls with fresh scratch)."""
+    return hard_eval_into(st, rv, a, codes, n, w, feats, vals,
+                          np.empty(WORK_INT, np.int64), np.empty(WORK_FLOAT, np.float64))
+
+
+@njit(cache=True)
+def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
     """Evaluate the moves ``codes[:n]`` of the seat to move.
 
     ``st``: ``Observation.engine_state()``; ``a``: ``Observation.array``;
@@ -244,6 +256,8 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
     replacement threshold). Fills ``feats[i, :N_FEATURES]`` and ``vals[i]``
     (the replacement gets ``-inf`` features; its value is the best move's
     value when taken, else ``-inf``). Returns the index of the chosen move.
+    ``wi`` (int64, ``WORK_INT``) and ``wf`` (float64, ``WORK_FLOAT``) are
+    scratch, so that rollouts calling this at every decision allocate nothing.
     """
     seat = a[O_SEAT]
     npl = rv[L.R_PLAYERS]
@@ -259,10 +273,14 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
     drawing = rv[L.R_DRAWING] != 0 and a[O_BONE] > rv[L.R_RESERVE]
 
     # unseen tiles per pip, and estimated pips per side
-    uc = np.zeros(7, np.int64)
+    tmp = wi[:L.S_SIZE]
+    uc = wi[2 * L.S_SIZE:2 * L.S_SIZE + 7]
+    est = wf[:4]
+    rvals = wf[4:32]
     for p in range(7):
         uc[p] = K.popcount(unseen & _PIPMASK[p])
-    est = np.zeros(4, np.float64)
+    for j in range(4):
+        est[j] = 0.0
     for j in range(npl):
         if j != seat:
             est[j] = _est_pips(a, rv, unseen, j)
@@ -295,7 +313,6 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
         opp_s = a[O_SIZES + nxt]
 
     cost0 = hand_cost(rv, hand)
-    tmp = np.empty(L.S_SIZE, np.int64)
     best = -1
     bval = -np.inf
     bkey = -1
@@ -365,7 +382,7 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
         wins = instant and pts > 0 and a[O_SCORE + side] + tmp[L.S_POINTS + side] >= target
         fr = 0.0
         if reply_s > 0 and hand2 != 0 and not wins:
-            fr = -reply_points(tmp, reply_cand, reply_s, threat)
+            fr = -reply_points(tmp, reply_cand, reply_s, threat, rvals)
         feats[i, F_REPLY] = fr
 
         v = 0.0
@@ -381,7 +398,7 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
             bkey = key
 
     if irep >= 0 and best >= 0:
-        if replace_gain(st, rv, a, max_pts) > w[W_REPLACE]:
+        if replace_gain(st, rv, a, max_pts, wi[L.S_SIZE:2 * L.S_SIZE]) > w[W_REPLACE]:
             vals[irep] = bval
             return irep
     if best < 0:
@@ -390,12 +407,12 @@ def hard_eval(st, rv, a, codes, n, w, feats, vals):
 
 
 @njit(cache=True)
-def replace_gain(st, rv, a, best_pts):
+def replace_gain(st, rv, a, best_pts, tmp):
     """Expected strikes (points made) one replacement tile adds over
     ``best_pts``, minus its cost: ``E[max(0, pts(u) - best_pts)] - cost`` over
     the tile u it may draw. Tiles the opponent cannot hold (its voids) are in
     the boneyard for sure; the others are there with the boneyard's share of
-    the rest."""
+    the rest. ``tmp``: int64 scratch of ``S_SIZE``."""
     seat = a[O_SEAT]
     side = K.side_of(rv, seat)
     unseen = a[O_UNSEEN]
@@ -416,7 +433,6 @@ def replace_gain(st, rv, a, best_pts):
             p_rest = 0.0
         if p_rest > 1.0:
             p_rest = 1.0
-    tmp = np.empty(L.S_SIZE, np.int64)
     gain = 0.0
     m = unseen & K.open_mask(st)
     while m:

@@ -47,7 +47,7 @@ from .. import observation as O
 from ..observation import Observation
 from ..tiles import FULL_MASK, TILE_HIGH, TILE_PIPS
 from .base import BaseBot, Param, register_bot
-from .hard import HardBot, hard_pick
+from .hard import N_FEATURES, WORK_FLOAT, WORK_INT, HardBot, hard_eval_into
 from .worlds import Belief, draw_world, drawn_world_weight
 
 __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "POLICIES"]
@@ -154,12 +154,17 @@ def fill_observation(st, rv, a):
 def playout_hard(st, rv, ev, buf, a, w):
     """Play the hand to its end with every seat following ``hard`` (weights ``w``)."""
     moves = 0
+    # hard's scratch, once per rollout rather than per decision
+    feats = np.empty((L.MAX_MOVES, N_FEATURES), np.float64)
+    vals = np.empty(L.MAX_MOVES, np.float64)
+    wi = np.empty(WORK_INT, np.int64)
+    wf = np.empty(WORK_FLOAT, np.float64)
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
             fill_observation(st, rv, a)
-            i = hard_pick(st, rv, a, buf, n, w)
+            i = hard_eval_into(st, rv, a, buf, n, w, feats, vals, wi, wf)
         K.apply_move(st, rv, ev, buf[i])
         moves += 1
     return moves
