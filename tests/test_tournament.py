@@ -253,6 +253,11 @@ def test_partnerships_run(capsys):
         assert list(g["side"]) == [0, 1, 0, 1]
     p = res.pairings
     assert len(p) == 1 and p["games"].iloc[0] == 20
+    # the summary's rate: whole hands/s, one decimal below 10 (a cold cache is slow)
+    res.played, res.elapsed = 24, 69.0
+    assert "24 played in 69.0 s (0.3 hands/s)" in res.summary()
+    res.played, res.elapsed = 2000, 4.0
+    assert "2000 played in 4.0 s (500 hands/s)" in res.summary()
 
 
 def test_omniscient_bot_gets_the_true_state():

@@ -384,7 +384,8 @@ class TournamentResult:
         players = self.hands["players"].iloc[0] if len(self.hands) else "?"
         head = f"{variant}, {players} players: {games}"
         if self.elapsed > 0 and self.played:
-            head += f"; {self.played} played in {self.elapsed:.1f} s ({self.hands_per_second:.0f} hands/s)"
+            rate = self.hands_per_second
+            head += f"; {self.played} played in {self.elapsed:.1f} s ({rate:.{0 if rate >= 10 else 1}f} hands/s)"
         head += "\n\n"
         return head + format_summary(self.pairings, self.ratings)
 
