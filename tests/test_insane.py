@@ -13,6 +13,7 @@ import pytest
 
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
+from dominoai.game import Move
 from dominoai.bots.insane import InsaneBot, OmniscientBot, hand_value
 from dominoai.engine import layout as L
 
@@ -154,3 +155,97 @@ def test_auto_rollouts_are_hard_in_dominoball_and_random_elsewhere():
     assert np.array_equal(values("dominoball"), values("dominoball", rollout_policy="hard"))
     assert np.array_equal(values("draw"), values("draw", rollout_policy="random"))
     assert not np.array_equal(values("dominoball"), values("dominoball", rollout_policy="random"))
+
+
+def _facade_likelihood(preset, seed, n_moves, me, tau):
+    """The likelihood computed through the public API only: replay the hand
+    from its deal on a fresh Match; at each decision of a seat other than
+    ``me`` with more than one legal move, softmax of HardBot.explain's values."""
+    import math
+
+    from dominoai.bots.hard import HardBot
+
+    m = Match(preset, seed=seed)
+    h = m.new_hand(leader=0) if m.rules.first_lead == "lot" else m.new_hand()
+    rng = np.random.default_rng(seed)
+    for _ in range(n_moves):
+        moves = h.legal_moves()
+        h.play(moves[int(rng.integers(len(moves)))])
+    deal = [list(h.dealt(s)) for s in range(m.rules.players)]
+    played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
+    m2 = Match(preset, seed=seed)
+    h2 = m2.new_hand(deal=deal, boneyard=list(h.boneyard), leader=int(m._st[L.S_LEADER]))
+    hard = HardBot()
+    logp = 0.0
+    for k, (s, tile, end) in enumerate(played):
+        assert h2.seat == s
+        obs = h2.observe()
+        if s != me and len(obs.legal_moves()) > 1:
+            rows = hard.explain(obs)
+            vals = {r["code"]: r["value"] for r in rows}
+            vmax = max(vals.values())
+            z = sum(math.exp((v - vmax) / tau) for v in vals.values() if v > -math.inf)
+            code = tile.id * 4 + (0 if k == 0 else end)
+            if code not in vals:   # an end equivalent to a listed one
+                code = next(c for c in vals if c >> 2 == tile.id)
+            logp += (vals[code] - vmax) / tau - math.log(z)
+        h2.play(Move(tile, 0 if k == 0 else end), orientation=end if k == 0 else 0)
+    return m, math.exp(logp)
+
+
+@pytest.mark.parametrize("preset,seed,n_moves", [("block", 1, 6), ("block", 2, 9), ("kozel", 3, 10),
+                                                 ("express", 4, 7), ("openspiel_team", 5, 11)])
+def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_moves):
+    from dominoai.bots.insane import HARD_WEIGHTS, play_likelihood
+
+    tau = 2.0
+    m, want = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
+    st = m._st.copy()
+    me = int(st[L.S_CUR])
+    _, want_me = _facade_likelihood(preset, seed, n_moves, me=me, tau=tau)
+    evs = m._ev[: int(st[L.S_NEVENTS])].copy()
+    out = []
+    for seat in (-1, me):
+        w = play_likelihood(st, evs, len(evs), m.rules.vector(), seat, tau, HARD_WEIGHTS,
+                            np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
+                            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64),
+                            np.zeros((L.MAX_MOVES, 9)), np.zeros(L.MAX_MOVES),
+                            np.zeros(2 * L.S_SIZE + 7, np.int64), np.zeros(32))
+        out.append(w)
+    assert 0.0 < want < 1.0
+    assert out[0] == pytest.approx(want, rel=1e-9)
+    assert out[1] == pytest.approx(want_me, rel=1e-9) and out[1] >= out[0]
+
+
+def test_play_likelihood_zero_for_a_world_that_cannot_replay():
+    from dominoai.bots.insane import HARD_WEIGHTS, play_likelihood
+
+    m = Match("block", seed=7)
+    h = m.new_hand(leader=0)
+    for _ in range(4):
+        h.play(h.legal_moves()[0])
+    st = m._st.copy()
+    evs = m._ev[: int(st[L.S_NEVENTS])].copy()
+    evs[1, 1] = 0   # the second play claimed by the leader again: seat 0 cannot move twice
+    args = (np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
+            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64),
+            np.zeros((L.MAX_MOVES, 9)), np.zeros(L.MAX_MOVES),
+            np.zeros(2 * L.S_SIZE + 7, np.int64), np.zeros(32))
+    assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS, *args) == 0.0
+
+
+def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():
+    def values(preset, pw):
+        h = Match(preset, seed=6).new_hand(leader=0)
+        hard = make_bot("hard")
+        for _ in range(4):
+            h.play(hard.act(h.observe()))
+        while len(h.legal_moves()) < 2:
+            h.play(h.legal_moves()[0])
+        return InsaneBot(seed=2, worlds=60, policy_weight=pw).analyze(h.observe()).values
+
+    assert InsaneBot().policy_weight == 4.0
+    # draw: the hand now does not tell the past hands, so the weighting is off
+    assert np.array_equal(values("draw", 4.0), values("draw", 0.0))
+    # block: same worlds drawn (same seed), re-weighted by the plays' likelihood
+    assert not np.allclose(values("block", 4.0), values("block", 0.0))

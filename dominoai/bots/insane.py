@@ -335,6 +335,101 @@ def _score_world(wst, w, rv, codes, nc, rollouts, policy, rs, seat, p0, acc, tmp
 
 
 @njit(cache=True)
+def rewind_hand(wst, evs, nev, rst):
+    """Into ``rst``: the world ``wst`` as it was when its hand was dealt, for
+    rules without drawing (each seat's hand now plus the tiles it has played
+    in the events ``evs[:nev]``; the line, the hand's points and voids reset;
+    the leader to move, with the lead tile forced where the rules force it).
+    The match fields are kept: they do not change during a hand."""
+    for q in range(L.S_SIZE):
+        rst[q] = wst[q]
+    first_tile = -1
+    for i in range(nev):
+        if evs[i, 0] == L.EV_PLAY:
+            rst[L.S_HAND + evs[i, 1]] |= np.int64(1) << evs[i, 2]
+            if first_tile < 0:
+                first_tile = evs[i, 2]
+    for i in range(4):
+        rst[L.S_POINTS + i] = 0
+        rst[L.S_VOID + i] = 0
+        rst[L.S_END_PIP + i] = -1
+        rst[L.S_END_KIND + i] = 0
+    rst[L.S_NPLAYED] = 0
+    rst[L.S_CAND] = -1
+    rst[L.S_CAND + 1] = -1
+    rst[L.S_SPIN] = 0
+    rst[L.S_SPIN_TILE] = -1
+    rst[L.S_LAST] = -1
+    rst[L.S_STATUS] = L.ST_PLAYING
+    rst[L.S_WINNER] = -1
+    rst[L.S_WIN_SEAT] = -1
+    rst[L.S_PLAYED] = 0
+    rst[L.S_LEAD_TILE] = -1
+    rst[L.S_NEVENTS] = 0
+    rst[L.S_LOG] = 0
+    rst[L.S_CUR] = rst[L.S_LEADER]
+    rst[L.S_MUST] = -1
+    return first_tile
+
+
+@njit(cache=True)
+def play_likelihood(wst, evs, nev, rv, me, tau, hw, rst, ev, buf, a, feats, vals, wi, wf):
+    """How likely the other seats' plays of this hand were in the world
+    ``wst`` if each chose by a softmax of ``hard``'s move values (weights
+    ``hw``) at temperature ``tau`` (value units; smaller = closer to always
+    playing hard's best move): the product over their decisions with more
+    than one legal move. Rules without drawing only (a seat's past hands are
+    then its hand now plus the tiles it played since). 0.0 if the events do
+    not replay in the world."""
+    first_tile = rewind_hand(wst, evs, nev, rst)
+    if rst[L.S_HAND_NO] == 1 and first_tile >= 0 and (
+            rv[L.R_FIRST_LEAD] == L.LEAD_TILE or rv[L.R_FIRST_LEAD] == L.LEAD_HIGHEST_DOUBLE):
+        rst[L.S_MUST] = first_tile
+    kinds = K._track_kinds(rv)
+    logw = 0.0
+    for i in range(nev):
+        if evs[i, 0] != L.EV_PLAY:
+            continue
+        s = evs[i, 1]
+        t = evs[i, 2]
+        e = evs[i, 3]
+        if rst[L.S_CUR] != s:
+            return 0.0
+        lead = rst[L.S_NPLAYED] == 0
+        if s != me:
+            n = K.legal_moves(rst, rv, buf)
+            if n > 1:
+                j = -1
+                for c in range(n):
+                    bc = buf[c]
+                    if bc == L.MOVE_REPLACE or (bc >> 2) != t:
+                        continue
+                    ke = bc & 3
+                    if lead or ke == e or (
+                            rst[L.S_END_PIP + ke] == rst[L.S_END_PIP + e]
+                            and (not kinds or rst[L.S_END_KIND + ke] == rst[L.S_END_KIND + e])):
+                        j = c
+                        break
+                if j < 0:
+                    return 0.0
+                fill_observation(rst, rv, a)
+                hard_eval_into(rst, rv, a, buf, n, hw, feats, vals, wi, wf)
+                vmax = -np.inf
+                for c in range(n):
+                    if vals[c] > vmax:
+                        vmax = vals[c]
+                z = 0.0
+                for c in range(n):
+                    if vals[c] > -np.inf:
+                        z += np.exp((vals[c] - vmax) / tau)
+                if not vals[j] > -np.inf:
+                    return 0.0
+                logw += (vals[j] - vmax) / tau - np.log(z)
+        K.apply_move(rst, rv, ev, t * 4 + e)
+    return np.exp(logw)
+
+
+@njit(cache=True)
 def _scratch(nc, max_nodes):
     """Work arrays of a search: two states, an event log, a move buffer, a
     second RNG, the exact solver's stack, move buffers, bookkeeping, node
@@ -350,7 +445,7 @@ def _scratch(nc, max_nodes):
 
 @njit(cache=True)
 def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy, rs, acc, stats,
-                  exact, max_nodes, hw):
+                  exact, max_nodes, hw, evs, tau):
     """Sample up to ``n_worlds`` worlds of positive weight (at most ``max_props``
     proposals) and add ``weight * value`` of every move in each to ``acc``.
     ``stats``: float64 [worlds, proposals, total weight x rollouts] (added to).
@@ -358,7 +453,10 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     when at most this many tiles can still be played (:func:`tiles_left`;
     0: never); a world whose
     solve passes ``max_nodes`` nodes for a move is rolled out instead.
-    ``policy``: 0 random, 1 medium, 2 hard (weights ``hw``)."""
+    ``policy``: 0 random, 1 medium, 2 hard (weights ``hw``). ``tau`` > 0: each
+    world's weight is also multiplied by :func:`play_likelihood` of the hand's
+    events ``evs`` (int64, ``(n, 4)``) at that temperature (rules without
+    drawing only; the caller checks)."""
     tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
     wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
     seat = base[L.S_CUR]
@@ -369,6 +467,11 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     bone = np.zeros(32, np.int64)
     miss = np.zeros(2, np.int64)
     tmp, scratch, ev, buf, rs2, stack, bufs, meta, nodes, vals = _scratch(nc, max_nodes)
+    nev = evs.shape[0]
+    lfeats = np.empty((L.MAX_MOVES, N_FEATURES), np.float64)
+    lvals = np.empty(L.MAX_MOVES, np.float64)
+    wi = np.empty(WORK_INT, np.int64)
+    wf = np.empty(WORK_FLOAT, np.float64)
     got = 0
     props = 0
     wsum = 0.0
@@ -376,6 +479,9 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
+        if w > 0.0 and tau > 0.0:
+            w *= play_likelihood(wst, evs, nev, rv, seat, tau, hw, tmp, ev, buf, scratch,
+                                 lfeats, lvals, wi, wf)
         if w <= 0.0:
             continue
         got += 1
@@ -520,7 +626,12 @@ class InsaneBot(_SearchBot):
 
     name = "insane"
     PARAMS = dict(_COMMON, inference=Param(bool, True, "use what the public history says each "
-                                                          "seat cannot hold"))
+                                                          "seat cannot hold"),
+                  policy_weight=Param(float, 4.0, "weight each world by how likely the other "
+                                      "seats' plays were under a softmax of hard's move values "
+                                      "at this temperature (value units; smaller trusts the "
+                                      "model more); 0 = off; ignored where tiles are drawn",
+                                      min=0.0))
 
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
@@ -552,9 +663,14 @@ class InsaneBot(_SearchBot):
         tries = self.MAX_TRIES
         exact, max_nodes = self.exact, self.max_nodes
 
+        tau = self.policy_weight
+        if tau > 0 and (rv[L.R_DRAWING] or rv[L.R_MAX_REPL]):
+            tau = 0.0   # a past hand is not known from the hand now where tiles are drawn
+        evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
+
         def chunk(n, rs, acc, stats):
             return search_worlds(p, base, rv, codes, len(codes), n, tries * n, rollouts, policy,
-                                 rs, acc, stats, exact, max_nodes, HARD_WEIGHTS)
+                                 rs, acc, stats, exact, max_nodes, HARD_WEIGHTS, evs, float(tau))
 
         return self._run(codes, chunk)
 
