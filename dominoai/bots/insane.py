@@ -617,7 +617,10 @@ class InsaneBot(_SearchBot):
     (1), ``rollout_policy`` (``auto``: ``hard`` in Dominoball, ``random``
     elsewhere; or ``random``, ``medium``, ``hard`` everywhere),
     ``time_budget`` seconds per decision (0: no limit), ``inference`` (true;
-    false: worlds respect only the hand sizes and the seen tiles), ``exact``
+    false: worlds respect only the hand sizes and the seen tiles),
+    ``policy_weight`` (4.0: weight each world by the likelihood of the other
+    seats' plays under a softmax of ``hard``'s values at that temperature,
+    where no tile is drawn; 0 = off, else at least 0.1), ``exact``
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
@@ -630,11 +633,16 @@ class InsaneBot(_SearchBot):
                   policy_weight=Param(float, 4.0, "weight each world by how likely the other "
                                       "seats' plays were under a softmax of hard's move values "
                                       "at this temperature (value units; smaller trusts the "
-                                      "model more); 0 = off; ignored where tiles are drawn",
+                                      "model more); 0 = off, else at least 0.1; ignored where "
+                                      "tiles are drawn",
                                       min=0.0))
 
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
+        if 0.0 < self.policy_weight < 0.1:
+            # exp(value / tau) underflows: most worlds would get weight 0
+            raise ValueError(f"bot 'insane': parameter policy_weight must be 0 (off) or at "
+                             f"least 0.1 (got {self.policy_weight})")
         #: decisions searched without inference because no world of positive
         #: weight was found with it (should stay 0; a safety net for tournaments)
         self.fallbacks = 0
