@@ -367,6 +367,7 @@ def _cmd_tournament(args) -> int:
 
 def _cmd_plot(args) -> int:
     import os
+    import shutil
 
     from .plots import plot_results
 
@@ -378,13 +379,26 @@ def _cmd_plot(args) -> int:
     import matplotlib
     matplotlib.use("Agg")
     folder = os.path.dirname(args.out)
-    try:
-        if folder:
+    made = None   # the first folder this command creates, removed again on failure
+    if folder:
+        top = folder
+        while os.path.dirname(top) and not os.path.exists(os.path.dirname(top)):
+            top = os.path.dirname(top)
+        try:
+            if not os.path.exists(folder):
+                made = top
             os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"--out {args.out}: cannot create its folder: {e.strerror or e}") from None
+        except FileExistsError:
+            raise UsageError(f"--out {args.out}: a part of its folder path is a file") from None
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: cannot create its folder: {e.strerror or e}") from None
     try:
-        plot_results(args.results, args.out)
+        try:
+            plot_results(args.results, args.out)
+        except BaseException:
+            if made is not None:
+                shutil.rmtree(made, ignore_errors=True)
+            raise
     except KeyError as e:
         raise UsageError(f"cannot plot {args.results}: it has no column {e} (plot takes the hands "
                          "table, the --out file of 'dominoai tournament', not its .matches table)") from None

@@ -44,6 +44,9 @@ def test_tournament_writes_results_and_plot(tmp_path, capsys):
     (["tournament", "--bots", "easy,,medium"], "empty spec"),
     (["tournament", "--bots", "easy,insane:"], "':' with no parameters"),
     (["tournament", "--bots", "easy,medium", "--hands", "2", "--target", "50"], "needs --matches"),
+    (["tournament", "--bots", "insane:worlds=200,insane,hard"],
+     "bot 'insane' is listed twice (the same bot as 'insane:worlds=200')"),
+    (["tournament", "--bots", "easy,insane:policy_weight=0.01"], "must be 0 (off) or at least 0.1"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -86,5 +89,9 @@ def test_plot_explains_the_matches_table_and_makes_its_folder(tmp_path, monkeypa
     assert main(["plot", "m.matches.csv", "--out", "f.png"]) == 2
     assert "not its .matches table" in _err(capsys)
     assert not (tmp_path / "f.png").exists()
+    # a failed plot leaves no folder it made
+    assert main(["plot", "m.matches.csv", "--out", "gone/deeper/f.png"]) == 2
+    _err(capsys)
+    assert not (tmp_path / "gone").exists()
     assert main(["plot", "m.csv", "--out", "figs/new/f.png"]) == 0
     assert (tmp_path / "figs" / "new" / "f.png").stat().st_size > 1000

@@ -72,12 +72,24 @@ def _check_bots(bots, rules: Rules) -> list:
             raise ValueError(f"a bot is a spec string like 'hard' or 'insane:worlds=400', not {b!r}")
     if not out:
         raise ValueError("no bots given")
-    seen = set()
+    seen = {}
     for b in out:
-        if b in seen:
-            raise ValueError(f"bot {b!r} is listed twice")
-        seen.add(b)
+        key = tuple(_canonical(x) for x in b) if isinstance(b, tuple) else _canonical(b)
+        if key in seen:
+            same = "" if seen[key] == b else f" (the same bot as {seen[key]!r})"
+            raise ValueError(f"bot {b!r} is listed twice{same}")
+        seen[key] = b
     return out
+
+
+def _canonical(spec: str) -> str:
+    """The spec a registered bot gives itself (defaults dropped, e.g.
+    ``insane:worlds=200`` -> ``insane``); the spec as given when it does not build."""
+    from ..bots import make_bot
+    try:
+        return make_bot(spec).spec
+    except Exception:
+        return spec
 
 
 def pairings(bots: Sequence, rules: Rules) -> list[tuple]:
