@@ -369,6 +369,31 @@ def _holder(st, rv, t):
 
 
 @njit(cache=True, inline="always")
+def clear_line(st):
+    """The hand-level fields of ``st`` as at a deal: no tile on the line, no
+    ends, no spinner, nothing forced or logged, no points, voids or winner
+    yet. Hands, boneyard, seat to move and the match fields are untouched."""
+    for i in range(4):
+        st[S_POINTS + i] = 0
+        st[S_VOID + i] = 0
+        st[S_END_PIP + i] = -1
+        st[S_END_KIND + i] = 0
+    st[S_NPLAYED] = 0
+    st[S_CAND] = -1
+    st[S_CAND + 1] = -1
+    st[S_SPIN] = 0
+    st[S_SPIN_TILE] = -1
+    st[S_MUST] = -1
+    st[S_LAST] = -1
+    st[S_STATUS] = ST_PLAYING
+    st[S_WINNER] = -1
+    st[S_WIN_SEAT] = -1
+    st[S_PLAYED] = 0
+    st[S_LEAD_TILE] = -1
+    st[S_NEVENTS] = 0
+
+
+@njit(cache=True, inline="always")
 def start_hand(st, rv, perm, leader):
     """Deal the next hand of the match from ``perm`` (int64, shape (28,): seat i
     gets ``perm[i*hand_size:(i+1)*hand_size]``, the rest is the boneyard in
@@ -389,8 +414,6 @@ def start_hand(st, rv, perm, leader):
     prev_last = st[S_LAST]
     for i in range(4):
         st[S_HAND + i] = 0
-        st[S_POINTS + i] = 0
-        st[S_VOID + i] = 0
     for i in range(n):
         m = np.int64(0)
         for j in range(hs):
@@ -401,22 +424,7 @@ def start_hand(st, rv, perm, leader):
         st[S_BONE + j] = perm[n * hs + j] if j < nb else -1
     st[S_BONE_POS] = 0
     st[S_BONE_END] = nb
-    st[S_NPLAYED] = 0
-    for k in range(4):
-        st[S_END_PIP + k] = -1
-        st[S_END_KIND + k] = 0
-    st[S_CAND] = -1
-    st[S_CAND + 1] = -1
-    st[S_SPIN] = 0
-    st[S_SPIN_TILE] = -1
-    st[S_MUST] = -1
-    st[S_LAST] = -1
-    st[S_STATUS] = ST_PLAYING
-    st[S_WINNER] = -1
-    st[S_WIN_SEAT] = -1
-    st[S_PLAYED] = 0
-    st[S_LEAD_TILE] = -1
-    st[S_NEVENTS] = 0
+    clear_line(st)
     lead = -1
     must = -1
     if first:
