@@ -193,6 +193,15 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
     return m, math.exp(logp)
 
 
+def _likelihood_scratch():
+    """play_likelihood's work arrays: a state, an event log, a move buffer, an
+    observation, and hard's scratch."""
+    from dominoai.bots.hard import hard_scratch
+
+    return (np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
+            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64)) + hard_scratch()
+
+
 @pytest.mark.parametrize("preset,seed,n_moves", [("block", 1, 6), ("block", 2, 9), ("kozel", 3, 10),
                                                  ("express", 4, 7), ("openspiel_team", 5, 11)])
 def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_moves):
@@ -207,10 +216,7 @@ def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_mo
     out = []
     for seat in (-1, me):
         w = play_likelihood(st, evs, len(evs), m.rules.vector(), seat, tau, HARD_WEIGHTS,
-                            np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
-                            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64),
-                            np.zeros((L.MAX_MOVES, 9)), np.zeros(L.MAX_MOVES),
-                            np.zeros(2 * L.S_SIZE + 7, np.int64), np.zeros(32))
+                            *_likelihood_scratch())
         out.append(w)
     assert 0.0 < want < 1.0
     assert out[0] == pytest.approx(want, rel=1e-9)
@@ -227,11 +233,8 @@ def test_play_likelihood_zero_for_a_world_that_cannot_replay():
     st = m._st.copy()
     evs = m._ev[: int(st[L.S_NEVENTS])].copy()
     evs[1, 1] = 0   # the second play claimed by the leader again: seat 0 cannot move twice
-    args = (np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
-            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64),
-            np.zeros((L.MAX_MOVES, 9)), np.zeros(L.MAX_MOVES),
-            np.zeros(2 * L.S_SIZE + 7, np.int64), np.zeros(32))
-    assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS, *args) == 0.0
+    assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS,
+                           *_likelihood_scratch()) == 0.0
 
 
 def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():

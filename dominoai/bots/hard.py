@@ -90,7 +90,7 @@ from ..observation import (
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .base import BaseBot, Param, register_bot
 
-__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_eval_into", "hard_pick"]
+__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch"]
 
 # feature / weight indices (the weight vector has one more slot: the
 # replacement threshold)
@@ -237,6 +237,14 @@ def _est_pips(a, rv, unseen, j):
 #: scratch sizes of :func:`hard_eval_into`: int64 ``wi``, float64 ``wf``
 WORK_INT = 2 * L.S_SIZE + 7
 WORK_FLOAT = 4 + 28
+
+
+@njit(cache=True)
+def hard_scratch():
+    """Scratch for :func:`hard_eval_into` over up to ``MAX_MOVES`` moves:
+    ``(feats, vals, wi, wf)``, allocated once by callers that evaluate often."""
+    return (np.empty((L.MAX_MOVES, N_FEATURES), np.float64), np.empty(L.MAX_MOVES, np.float64),
+            np.empty(WORK_INT, np.int64), np.empty(WORK_FLOAT, np.float64))
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ from .. import observation as O
 from ..observation import Observation
 from ..tiles import FULL_MASK, TILE_HIGH, TILE_PIPS
 from .base import BaseBot, Param, register_bot
-from .hard import N_FEATURES, WORK_FLOAT, WORK_INT, HardBot, hard_eval_into
+from .hard import HardBot, hard_eval_into, hard_scratch
 from .worlds import Belief, draw_world, drawn_world_weight
 
 __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "POLICIES"]
@@ -154,11 +154,7 @@ def fill_observation(st, rv, a):
 def playout_hard(st, rv, ev, buf, a, w):
     """Play the hand to its end with every seat following ``hard`` (weights ``w``)."""
     moves = 0
-    # hard's scratch, once per rollout rather than per decision
-    feats = np.empty((L.MAX_MOVES, N_FEATURES), np.float64)
-    vals = np.empty(L.MAX_MOVES, np.float64)
-    wi = np.empty(WORK_INT, np.int64)
-    wf = np.empty(WORK_FLOAT, np.float64)
+    feats, vals, wi, wf = hard_scratch()   # once per rollout rather than per decision
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
         i = 0
@@ -349,26 +345,9 @@ def rewind_hand(wst, evs, nev, rst):
             rst[L.S_HAND + evs[i, 1]] |= np.int64(1) << evs[i, 2]
             if first_tile < 0:
                 first_tile = evs[i, 2]
-    for i in range(4):
-        rst[L.S_POINTS + i] = 0
-        rst[L.S_VOID + i] = 0
-        rst[L.S_END_PIP + i] = -1
-        rst[L.S_END_KIND + i] = 0
-    rst[L.S_NPLAYED] = 0
-    rst[L.S_CAND] = -1
-    rst[L.S_CAND + 1] = -1
-    rst[L.S_SPIN] = 0
-    rst[L.S_SPIN_TILE] = -1
-    rst[L.S_LAST] = -1
-    rst[L.S_STATUS] = L.ST_PLAYING
-    rst[L.S_WINNER] = -1
-    rst[L.S_WIN_SEAT] = -1
-    rst[L.S_PLAYED] = 0
-    rst[L.S_LEAD_TILE] = -1
-    rst[L.S_NEVENTS] = 0
+    K.clear_line(rst)
     rst[L.S_LOG] = 0
     rst[L.S_CUR] = rst[L.S_LEADER]
-    rst[L.S_MUST] = -1
     return first_tile
 
 
@@ -468,10 +447,7 @@ def search_worlds(p, base, rv, codes, nc, n_worlds, max_props, rollouts, policy,
     miss = np.zeros(2, np.int64)
     tmp, scratch, ev, buf, rs2, stack, bufs, meta, nodes, vals = _scratch(nc, max_nodes)
     nev = evs.shape[0]
-    lfeats = np.empty((L.MAX_MOVES, N_FEATURES), np.float64)
-    lvals = np.empty(L.MAX_MOVES, np.float64)
-    wi = np.empty(WORK_INT, np.int64)
-    wf = np.empty(WORK_FLOAT, np.float64)
+    lfeats, lvals, wi, wf = hard_scratch()
     got = 0
     props = 0
     wsum = 0.0
