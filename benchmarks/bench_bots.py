@@ -81,7 +81,7 @@ def build_positions(preset: str, n: int, seed: int) -> list:
             h = m.new_hand()
             while not h.over and len(out) < n:
                 obs = h.observe()
-                out.append((obs, m._st.copy()))
+                out.append((obs, m.state_copy()))
                 if rng.random() < 0.6:
                     moves = h.legal_moves()
                     h.play(moves[int(rng.integers(len(moves)))])

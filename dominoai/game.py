@@ -262,6 +262,18 @@ class Match:
         self.hands: list[Hand] = []
 
     # -- match state
+    def state_copy(self) -> np.ndarray:
+        """A copy of the true engine state: ``int64``, shape ``(S_SIZE,)``
+        (``engine.layout``), hidden tiles and boneyard order included. For
+        harnesses that hand it to a named cheat (``omniscient``); never give
+        it to a bot that plays fair."""
+        return self._st.copy()
+
+    @property
+    def rules_vector(self) -> np.ndarray:
+        """The rules as the kernels take them: ``int64``, shape ``(R_SIZE,)``."""
+        return self._rv
+
     @property
     def finished(self) -> bool:
         return bool(self._st[L.S_MATCH_OVER])

@@ -54,61 +54,9 @@ from .tiles import FULL_MASK, Tile, TileSet
 
 __all__ = ["Observation", "observe"]
 
-O_SEAT = 0
-O_HAND = 1
-O_LINE = 2
-O_END_PIP = 3
-O_END_KIND = 7
-O_CAND = 11
-O_SPIN = 13
-O_SPIN_TILE = 14
-O_LEAD_TILE = 15
-O_NPLAYED = 16
-O_MUST = 17
-O_CUR = 18
-O_LEADER = 19
-O_SIZES = 20
-O_BONE = 24
-O_SCORE = 25
-O_POINTS = 29
-O_VOID = 33
-O_UNSEEN = 37
-O_REPL = 38
-O_HAND_NO = 42
-O_CARRY = 43
-O_STATUS = 44
-O_SIZE = 48
-
-
-@njit(cache=True)
-def _fill_state(a, players, st):
-    """Write what an observation array ``a`` knows into an engine state ``st``."""
-    st[L.S_PLAYERS] = players
-    st[L.S_HAND + a[O_SEAT]] = a[O_HAND]
-    st[L.S_CUR] = a[O_CUR]
-    st[L.S_LEADER] = a[O_LEADER]
-    st[L.S_NPLAYED] = a[O_NPLAYED]
-    st[L.S_BONE_POS] = 0
-    st[L.S_BONE_END] = a[O_BONE]
-    for j in range(28):
-        st[L.S_BONE + j] = -1
-    for k in range(4):
-        st[L.S_END_PIP + k] = a[O_END_PIP + k]
-        st[L.S_END_KIND + k] = a[O_END_KIND + k]
-        st[L.S_SCORE + k] = a[O_SCORE + k]
-        st[L.S_POINTS + k] = a[O_POINTS + k]
-        st[L.S_REPL + k] = a[O_REPL + k]
-        st[L.S_VOID + k] = a[O_VOID + k]
-    st[L.S_CAND] = a[O_CAND]
-    st[L.S_CAND + 1] = a[O_CAND + 1]
-    st[L.S_SPIN] = a[O_SPIN]
-    st[L.S_SPIN_TILE] = a[O_SPIN_TILE]
-    st[L.S_MUST] = a[O_MUST]
-    st[L.S_PLAYED] = a[O_LINE]
-    st[L.S_LEAD_TILE] = a[O_LEAD_TILE]
-    st[L.S_CARRY] = a[O_CARRY]
-    st[L.S_HAND_NO] = a[O_HAND_NO]
-    st[L.S_STATUS] = a[O_STATUS]
+from .engine.observe import (  # noqa: E402,F401  (the layout, re-exported)
+    O_SEAT, O_HAND, O_LINE, O_END_PIP, O_END_KIND, O_CAND, O_SPIN, O_SPIN_TILE, O_LEAD_TILE, O_NPLAYED, O_MUST, O_CUR, O_LEADER, O_SIZES, O_BONE, O_SCORE, O_POINTS, O_VOID, O_UNSEEN, O_REPL, O_HAND_NO, O_CARRY, O_STATUS, O_SIZE,
+    observe_into, state_from_observation)
 
 
 def _popcount(x: int) -> int:
@@ -156,13 +104,19 @@ class Observation:
         rows ``(kind, seat, tile|count, end|pips)`` (see engine.layout)."""
         return self._ev
 
+    @property
+    def rules_vector(self) -> np.ndarray:
+        """The rules as the kernels take them: ``int64``, shape ``(R_SIZE,)``
+        (:meth:`Rules.vector`; shared, do not write to it)."""
+        return self._rv
+
     def engine_state(self) -> np.ndarray:
         """An engine state (``int64``, ``(S_SIZE,)``) holding only what this seat
         knows: its own tiles, the line, counts. Other hands are empty and the
         boneyard holds unknown (-1) tiles; enough for legal moves and for
         scoring a move on the line, never for playing on."""
         st = np.zeros(L.S_SIZE, np.int64)
-        _fill_state(self._a, self.rules.players, st)
+        state_from_observation(self._a, self.rules.players, st)
         return st
 
     # -- the seat and its choices
@@ -327,32 +281,5 @@ def observe(hand: Hand, seat: int) -> Observation:
     else:
         ev = hand.match._ev[: int(st[L.S_NEVENTS])]
     a = np.zeros(O_SIZE, np.int64)
-    own = int(st[L.S_HAND + seat])
-    line = int(st[L.S_PLAYED])
-    a[O_SEAT] = seat
-    a[O_HAND] = own
-    a[O_LINE] = line
-    a[O_END_PIP:O_END_PIP + 4] = st[L.S_END_PIP:L.S_END_PIP + 4]
-    a[O_END_KIND:O_END_KIND + 4] = st[L.S_END_KIND:L.S_END_KIND + 4]
-    a[O_CAND:O_CAND + 2] = st[L.S_CAND:L.S_CAND + 2]
-    a[O_SPIN] = st[L.S_SPIN]
-    a[O_SPIN_TILE] = st[L.S_SPIN_TILE]
-    a[O_LEAD_TILE] = st[L.S_LEAD_TILE]
-    a[O_NPLAYED] = st[L.S_NPLAYED]
-    cur = int(st[L.S_CUR])
-    # the tile a seat must play is public only as far as the seat itself goes
-    a[O_MUST] = st[L.S_MUST] if cur == seat else -1
-    a[O_CUR] = cur
-    a[O_LEADER] = st[L.S_LEADER]
-    for i in range(r.players):
-        a[O_SIZES + i] = _popcount(st[L.S_HAND + i])
-        a[O_VOID + i] = st[L.S_VOID + i]
-        a[O_REPL + i] = st[L.S_REPL + i]
-    a[O_BONE] = K.bone_left(st)
-    a[O_SCORE:O_SCORE + 4] = st[L.S_SCORE:L.S_SCORE + 4]
-    a[O_POINTS:O_POINTS + 4] = st[L.S_POINTS:L.S_POINTS + 4]
-    a[O_UNSEEN] = FULL_MASK & ~own & ~line
-    a[O_HAND_NO] = st[L.S_HAND_NO]
-    a[O_CARRY] = st[L.S_CARRY]
-    a[O_STATUS] = st[L.S_STATUS]
+    observe_into(st, hand.match._rv, seat, a)
     return Observation(r, a, ev, hand.match._rv)

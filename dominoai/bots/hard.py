@@ -1,6 +1,6 @@
 """The ``hard`` bot (seed 002's "Сложный"): a weighted evaluation of each move.
 
-Every legal move is laid on a copy of the engine state (``kernels._lay``) and
+Every legal move is laid on a copy of the engine state (``kernels.lay``) and
 scored as ``sum(weight * feature)``; the best wins (ties: the heavier tile,
 then the first listed). The features follow seed 002's strategy tips, one
 named weight each (the bot's parameters, e.g. ``hard:void=0,reply=1.5``).
@@ -337,8 +337,7 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
         t = code >> 2
         tmp[:] = st
         before = tmp[L.S_POINTS + side]
-        K._lay(tmp, rv, t, code & 3)
-        K._score_ends(tmp, rv, seat)
+        K.lay_and_score(tmp, rv, seat, t, code & 3)
         pts = tmp[L.S_POINTS + side] - before
         if pts > max_pts:
             max_pts = pts
@@ -457,8 +456,7 @@ def replace_gain(st, rv, a, best_pts, tmp):
                     continue
             tmp[:] = st
             before = tmp[L.S_POINTS + side]
-            K._lay(tmp, rv, u, k)
-            K._score_ends(tmp, rv, seat)
+            K.lay_and_score(tmp, rv, seat, u, k)
             got = tmp[L.S_POINTS + side] - before
             if got > bu:
                 bu = got
@@ -515,27 +513,34 @@ class HardBot(BaseBot):
         """The weights by name (the replacement threshold included)."""
         return dict(zip((*FEATURES, "replace"), self._w.tolist()))
 
+    @property
+    def weight_vector(self) -> np.ndarray:
+        """The weights as the kernels take them: ``float64``, shape
+        ``(N_WEIGHTS,)``, in the order of ``FEATURES`` then ``replace``
+        (a copy)."""
+        return self._w.copy()
+
     def act(self, observation: Observation) -> Move:
         st = observation.engine_state()
         buf = self._buf
-        n = K.legal_moves(st, observation._rv, buf)
+        n = K.legal_moves(st, observation.rules_vector, buf)
         if n == 0:
             raise ValueError(f"seat {observation.seat} has no move to make")
         if n == 1:
             return Move.from_code(buf[0])
-        return Move.from_code(buf[hard_pick(st, observation._rv, observation.array, buf, n, self._w)])
+        return Move.from_code(buf[hard_pick(st, observation.rules_vector, observation.array, buf, n, self._w)])
 
     def explain(self, observation: Observation) -> list[dict]:
         """Every legal move with its value and features, best first (the
         chosen move is first; the replacement's features are None)."""
         st = observation.engine_state()
         buf = np.zeros(L.MAX_MOVES, np.int64)
-        n = K.legal_moves(st, observation._rv, buf)
+        n = K.legal_moves(st, observation.rules_vector, buf)
         if n == 0:
             return []
         feats = np.zeros((n, N_FEATURES), np.float64)
         vals = np.zeros(n, np.float64)
-        i = hard_eval(st, observation._rv, observation.array, buf, n, self._w, feats, vals)
+        i = hard_eval(st, observation.rules_vector, observation.array, buf, n, self._w, feats, vals)
         rows = []
         for j in range(n):
             code = int(buf[j])

@@ -43,7 +43,7 @@ from ..engine import fast as F
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..game import Move
-from .. import observation as O
+from ..engine.observe import O_SIZE, observe_into
 from ..observation import Observation
 from ..tiles import FULL_MASK, TILE_HIGH, TILE_PIPS
 from .base import BaseBot, Param, register_bot
@@ -70,7 +70,7 @@ _PIPS = TILE_PIPS.copy()
 _HIGH = TILE_HIGH.copy()
 _FULL = np.int64(FULL_MASK)
 #: weights of the ``hard`` rollout policy: the hard bot's defaults
-HARD_WEIGHTS = HardBot()._w.copy()
+HARD_WEIGHTS = HardBot().weight_vector
 
 
 # ---------------------------------------------------------------- rollouts
@@ -93,8 +93,7 @@ def _medium_move(st, rv, buf, n, scratch):
             for q in range(L.S_SIZE):
                 scratch[q] = st[q]
             before = scratch[L.S_POINTS + sd]
-            K._lay(scratch, rv, t, c & 3)
-            K._score_ends(scratch, rv, seat)
+            K.lay_and_score(scratch, rv, seat, t, c & 3)
             pts = scratch[L.S_POINTS + sd] - before
         key = (pts * 16 + _PIPS[t]) * 8 + _HIGH[t]
         if key > bkey:
@@ -115,42 +114,6 @@ def playout_medium(st, rv, ev, buf, scratch):
 
 
 @njit(cache=True)
-def fill_observation(st, rv, a):
-    """Write into ``a`` (int64, ``O_SIZE``) the observation of the seat to move
-    in ``st``: what :func:`dominoai.observation.observe` gives, from a rollout
-    state (voids are the engine's ``S_VOID``; the event log is not needed)."""
-    seat = st[L.S_CUR]
-    for i in range(O.O_SIZE):
-        a[i] = 0
-    a[O.O_SEAT] = seat
-    a[O.O_HAND] = st[L.S_HAND + seat]
-    a[O.O_LINE] = st[L.S_PLAYED]
-    for k in range(4):
-        a[O.O_END_PIP + k] = st[L.S_END_PIP + k]
-        a[O.O_END_KIND + k] = st[L.S_END_KIND + k]
-        a[O.O_SCORE + k] = st[L.S_SCORE + k]
-        a[O.O_POINTS + k] = st[L.S_POINTS + k]
-    a[O.O_CAND] = st[L.S_CAND]
-    a[O.O_CAND + 1] = st[L.S_CAND + 1]
-    a[O.O_SPIN] = st[L.S_SPIN]
-    a[O.O_SPIN_TILE] = st[L.S_SPIN_TILE]
-    a[O.O_LEAD_TILE] = st[L.S_LEAD_TILE]
-    a[O.O_NPLAYED] = st[L.S_NPLAYED]
-    a[O.O_MUST] = st[L.S_MUST]
-    a[O.O_CUR] = seat
-    a[O.O_LEADER] = st[L.S_LEADER]
-    for i in range(rv[L.R_PLAYERS]):
-        a[O.O_SIZES + i] = K.popcount(st[L.S_HAND + i])
-        a[O.O_VOID + i] = st[L.S_VOID + i]
-        a[O.O_REPL + i] = st[L.S_REPL + i]
-    a[O.O_BONE] = K.bone_left(st)
-    a[O.O_UNSEEN] = _FULL & ~st[L.S_HAND + seat] & ~st[L.S_PLAYED]
-    a[O.O_HAND_NO] = st[L.S_HAND_NO]
-    a[O.O_CARRY] = st[L.S_CARRY]
-    a[O.O_STATUS] = st[L.S_STATUS]
-
-
-@njit(cache=True)
 def playout_hard(st, rv, ev, buf, a, w):
     """Play the hand to its end with every seat following ``hard`` (weights ``w``)."""
     moves = 0
@@ -159,7 +122,7 @@ def playout_hard(st, rv, ev, buf, a, w):
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
-            fill_observation(st, rv, a)
+            observe_into(st, rv, st[L.S_CUR], a)
             i = hard_eval_into(st, rv, a, buf, n, w, feats, vals, wi, wf)
         K.apply_move(st, rv, ev, buf[i])
         moves += 1
@@ -364,7 +327,7 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, rst, ev, buf, a, feats, vals
     if rst[L.S_HAND_NO] == 1 and first_tile >= 0 and (
             rv[L.R_FIRST_LEAD] == L.LEAD_TILE or rv[L.R_FIRST_LEAD] == L.LEAD_HIGHEST_DOUBLE):
         rst[L.S_MUST] = first_tile
-    kinds = K._track_kinds(rv)
+    kinds = K.track_kinds(rv)
     logw = 0.0
     for i in range(nev):
         if evs[i, 0] != L.EV_PLAY:
@@ -391,7 +354,7 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, rst, ev, buf, a, feats, vals
                         break
                 if j < 0:
                     return 0.0
-                fill_observation(rst, rv, a)
+                observe_into(rst, rv, rst[L.S_CUR], a)
                 hard_eval_into(rst, rv, a, buf, n, hw, feats, vals, wi, wf)
                 vmax = -np.inf
                 for c in range(n):
@@ -691,7 +654,7 @@ class OmniscientBot(_SearchBot):
             raise ValueError("the state does not match the observation (seat to move or its hand)")
         st[L.S_LOG] = 0
         codes = self._codes(obs)
-        rv = obs._rv
+        rv = obs.rules_vector
         policy = rollout_policy_id(self.rollout_policy, rv)
         rollouts = self.rollouts
 
@@ -705,7 +668,7 @@ class OmniscientBot(_SearchBot):
 
     def act_with_state(self, observation: Observation, state: np.ndarray) -> Move:
         """The move for ``observation`` given the true engine ``state`` (int64,
-        ``(S_SIZE,)``, e.g. ``match._st``; it is copied, never changed)."""
+        ``(S_SIZE,)``, e.g. ``match.state_copy()``; it is copied, never changed)."""
         codes = self._codes(observation)
         if len(codes) == 1:
             self.last = None

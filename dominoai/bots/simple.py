@@ -33,8 +33,7 @@ def immediate_points(st, rv, code):
     seat = tmp[L.S_CUR]
     s = K.side_of(rv, seat)
     before = tmp[L.S_POINTS + s]
-    K._lay(tmp, rv, code >> 2, code & 3)
-    K._score_ends(tmp, rv, seat)
+    K.lay_and_score(tmp, rv, seat, code >> 2, code & 3)
     return tmp[L.S_POINTS + s] - before
 
 
@@ -79,8 +78,8 @@ class MediumBot(BaseBot):
     def act(self, observation: Observation) -> Move:
         st = observation.engine_state()
         buf = np.zeros(L.MAX_MOVES, np.int64)
-        n = K.legal_moves(st, observation._rv, buf)
+        n = K.legal_moves(st, observation.rules_vector, buf)
         if n == 0:
             raise ValueError(f"seat {observation.seat} has no move to make")
-        i = medium_pick(st, observation._rv, buf, n)
+        i = medium_pick(st, observation.rules_vector, buf, n)
         return Move.from_code(buf[i if i >= 0 else 0])

@@ -210,7 +210,7 @@ def _evidence(a, ev, rv, inference):
                 ptile[h, npl[h]] = ev[e, 2]
                 ptime[h, npl[h]] = t
                 npl[h] += 1
-            K._lay(line, rv, ev[e, 2], ev[e, 3])
+            K.lay(line, rv, ev[e, 2], ev[e, 3])
             continue
         if h < 0:
             continue
@@ -790,7 +790,7 @@ class Belief:
         self.obs = obs
         self.rules = obs.rules
         self.inference = bool(inference)
-        self.rv = obs._rv
+        self.rv = obs.rules_vector
         self.base = obs.engine_state()
         self.parts = _build_parts(obs.array, obs.event_array, self.rv, self.inference)
         H = len(self.parts.hseat)
@@ -896,7 +896,7 @@ def _chk_events(a, ev, rv):
             leave[x] = e
             if e > 0 and ev[e - 1, 0] == L.EV_DRAW and ev[e - 1, 1] == j:
                 final[j] |= _ONE << x
-            K._lay(line, rv, x, ev[e, 3])
+            K.lay(line, rv, x, ev[e, 3])
         elif kind == L.EV_PASS or kind == L.EV_DRAW:
             bits = ev[e, 3]
             tm = np.int64(0)
@@ -1112,7 +1112,7 @@ def _parts_of(obs_or_parts):
             rv = rv.vector()
         return (np.asarray(a, np.int64), np.asarray(ev, np.int64).reshape(-1, 4),
                 np.asarray(rv, np.int64))
-    return obs_or_parts.array, obs_or_parts.event_array, obs_or_parts._rv
+    return obs_or_parts.array, obs_or_parts.event_array, obs_or_parts.rules_vector
 
 
 def is_consistent(obs_or_parts, world, inference: bool = True) -> bool:

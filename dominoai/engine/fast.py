@@ -339,7 +339,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                         t = nth_tile(m, r)
                         break
                     r -= c
-        # lay t at k (same logic as kernels._lay)
+        # lay t at k (same logic as kernels.lay)
         dbl = _DB[t] != 0
         if nplayed == 0:
             ep[0] = _HI[t]

@@ -243,7 +243,9 @@ def replace_allowed(st, rv):
 
 
 @njit(cache=True)
-def _track_kinds(rv):
+def track_kinds(rv):
+    """True when an end's kind (plain, double, spinner side) matters under the
+    rules vector ``rv``: a spinner, or ends that score."""
     return rv[R_SPINNER] != SPIN_NONE or rv[R_END_SCORING] != ENDS_NONE
 
 
@@ -252,7 +254,7 @@ def end_classes(st, rv):
     """Bit k set when open end k is the lowest-numbered end of its equivalence
     class (same pip, and same kind in presets that score the ends or have a
     spinner): the ends a move may name in the legal-move list."""
-    kinds = _track_kinds(rv)
+    kinds = track_kinds(rv)
     rep = 0
     for k in range(4):
         p = st[S_END_PIP + k]
@@ -680,7 +682,7 @@ def _advance(st, rv, ev):
 
 
 @njit(cache=True)
-def _score_ends(st, rv, seat):
+def score_ends(st, rv, seat):
     """Points or strikes from the count of the ends after ``seat`` laid a tile.
     Returns True when that reaches an instant target (the hand is cut short)."""
     mode = rv[R_END_SCORING]
@@ -701,7 +703,7 @@ def _score_ends(st, rv, seat):
 
 
 @njit(cache=True)
-def _lay(st, rv, t, k):
+def lay(st, rv, t, k):
     """Put tile t on the line at end k (k = 0/1 orientation for the lead)."""
     mode = rv[R_SPINNER]
     dbl = _DBL[t] != 0
@@ -753,6 +755,16 @@ def _lay(st, rv, t, k):
 
 
 @njit(cache=True)
+def lay_and_score(st, rv, seat, t, k):
+    """Lay tile ``t`` at end ``k`` (:func:`lay`) for ``seat`` and score the new
+    count of the ends (:func:`score_ends`); no turn is passed, no event logged.
+    Bots use it on a copy of a state to value a move. Returns True when the
+    points reach an instant target (Fives, seed 002)."""
+    lay(st, rv, t, k)
+    return score_ends(st, rv, seat)
+
+
+@njit(cache=True)
 def apply_move(st, rv, ev, move):
     """Make a move the caller has checked (:func:`check_move`), then auto-advance.
 
@@ -776,11 +788,11 @@ def apply_move(st, rv, ev, move):
     t = move >> 2
     k = move & 3
     st[S_HAND + cur] &= ~(_ONE << t)
-    _lay(st, rv, t, k)
+    lay(st, rv, t, k)
     st[S_MUST] = -1
     st[S_LAST] = cur
     _log(st, ev, EV_PLAY, cur, t, k)
-    if _score_ends(st, rv, cur):
+    if score_ends(st, rv, cur):
         _finish_hand(st, rv, ST_CUT)
         return
     if st[S_HAND + cur] == 0:

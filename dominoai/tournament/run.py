@@ -115,7 +115,7 @@ def decide(bot, obs, match: Match):
     """The bot's move for ``obs``; a bot with ``act_with_state`` (the
     omniscient research baseline) is also handed a copy of the true state."""
     if hasattr(bot, "act_with_state"):
-        return bot.act_with_state(obs, match._st.copy())
+        return bot.act_with_state(obs, match.state_copy())
     return bot.act(obs)
 
 
