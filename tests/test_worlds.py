@@ -6,7 +6,8 @@ positions filled with its tiles in every way) and replays the public moves
 through the kernels, keeping the orders that reproduce the event log exactly.
 Against it:
 
-- the consistency checker (``is_consistent``) on tiny positions;
+- the consistency checker (``is_consistent``, ``tests/world_checker.py``,
+  written apart from the sampler) on tiny positions;
 - the sampler's counting (``prod N_j``), and the DP behind it against brute
   force over all bijections;
 - the sampled distribution against exact enumeration (chi-square), in block
@@ -30,6 +31,7 @@ from dominoai.bots import worlds as W
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
 from dominoai.tiles import TileSet
+from world_checker import Checker, _chk_world, is_consistent
 
 VARIANTS = [
     ("block", {}), ("draw", {}), ("all_fives", {}), ("fives", {}), ("kozel", {}),
@@ -290,7 +292,7 @@ def test_checker_and_counting_agree_with_engine_replay(preset, over):
     hs_fact = math.factorial(Match(preset, **over).rules.hand_size)
     seen_bad = seen_weighted = 0
     for m, h, obs, true in tiny_positions(preset, over, 11, 5, limit=800):
-        checker = W.Checker(obs)
+        checker = Checker(obs)
         belief = W.Belief(obs)
         worlds = [true] + list(belief.sample(4, seed=3)[0])
         worlds += [random_world(obs, rng) for _ in range(8)]
@@ -301,9 +303,12 @@ def test_checker_and_counting_agree_with_engine_replay(preset, over):
                 continue
             cnt = replay_count(h, obs, world)
             assert checker.check(world) == (cnt > 0)
-            assert W.is_consistent(obs, world) == (cnt > 0)
+            assert is_consistent(obs, world) == (cnt > 0)
             wneed = sum(1 for x in belief.parts.wneed[:len(belief.parts.hseat)] if x)
             assert belief.weight(world) == pytest.approx(cnt * hs_fact ** wneed, rel=1e-12, abs=0)
+            if cnt > 0:  # the per-seat counts (uncached) multiply to the same number
+                assert math.prod(W.slot_counts(obs, world).values()) == pytest.approx(
+                    cnt * hs_fact ** wneed, rel=1e-12, abs=0)
             seen_bad += cnt == 0
             seen_weighted += cnt > 1
     assert seen_bad > 0 and seen_weighted > 0
@@ -319,13 +324,13 @@ def test_replacement_precondition_is_counted():
         evs = obs.event_array.tolist()
         if not any(e[0] == L.EV_REPLACE and e[1] != obs.seat and i > 0 for i, e in enumerate(evs)):
             continue
-        checker, belief = W.Checker(obs), W.Belief(obs)
+        checker, belief = Checker(obs), W.Belief(obs)
         ctx = list(checker.ctx)
         ctx[5] = np.zeros(4, np.int64)   # the same checker without replacement preconditions
         ctx = tuple(ctx)
         for _ in range(30):
             world = random_world(obs, rng)
-            if checker.check(world) or not W._chk_world(checker.a, checker.rv, ctx, world, True):
+            if checker.check(world) or not _chk_world(checker.a, checker.rv, ctx, world, True):
                 continue
             if enumeration_size(h, obs, world) > 20000:
                 continue
@@ -437,7 +442,7 @@ def test_sampled_worlds_are_all_consistent(preset, over):
         worlds, weights = W.Belief(obs).sample(250, seed=positions)
         assert len(worlds) > 0
         assert np.all(weights > 0)
-        ok = W.Checker(obs).check_many(worlds)
+        ok = Checker(obs).check_many(worlds)
         assert ok.all(), f"{preset}: {np.count_nonzero(~ok)} inconsistent worlds at position {positions}"
         total += len(worlds)
         positions += 1
@@ -460,9 +465,9 @@ def test_inference_off_respects_only_sizes_and_seen_tiles():
     assert np.all(woff == 1.0)
     assert not any(int(w[L.S_HAND + opp]) & banned for w in on)
     assert sum(1 for w in off if int(w[L.S_HAND + opp]) & banned) > 100
-    size_only = W.Checker(obs, inference=False)
+    size_only = Checker(obs, inference=False)
     assert size_only.check_many(off).all()
-    assert not W.Checker(obs).check_many(off).all()
+    assert not Checker(obs).check_many(off).all()
     # uniform over all assignments (chi-square on the tiles the opponent holds)
     u = tiles_of(obs.array[37])
     counts = np.array([sum(1 for w in off if int(w[L.S_HAND + opp]) >> x & 1) for x in u], float)
