@@ -43,24 +43,24 @@ Compact form (``Observation.array``, ``int64``, shape ``(O_SIZE,)``):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from numba import njit
 
 from .engine import kernels as K
 from .engine import layout as L
-from .game import END_NAMES, Event, Hand, Move, events_from_rows
+from .moves import END_NAMES, Event, Move, events_from_rows
 from .rules import Rules
-from .tiles import FULL_MASK, Tile, TileSet
+from .tiles import Tile, TileSet
+
+if TYPE_CHECKING:  # game.py imports this module; no import back at run time
+    from .game import Hand
 
 __all__ = ["Observation", "observe"]
 
 from .engine.observe import (  # noqa: E402,F401  (the layout, re-exported)
     O_SEAT, O_HAND, O_LINE, O_END_PIP, O_END_KIND, O_CAND, O_SPIN, O_SPIN_TILE, O_LEAD_TILE, O_NPLAYED, O_MUST, O_CUR, O_LEADER, O_SIZES, O_BONE, O_SCORE, O_POINTS, O_VOID, O_UNSEEN, O_REPL, O_HAND_NO, O_CARRY, O_STATUS, O_SIZE,
     observe_into, state_from_observation)
-
-
-def _popcount(x: int) -> int:
-    return bin(int(x)).count("1")
 
 
 class Observation:
@@ -267,19 +267,12 @@ class Observation:
         return "\n".join(lines)
 
 
-def observe(hand: Hand, seat: int) -> Observation:
-    """The observation of ``seat`` in ``hand`` now (a :class:`Hand` of a Match).
+def observe(hand: "Hand", seat: int) -> Observation:
+    """The observation of ``seat`` in ``hand`` now (a :class:`~dominoai.game.Hand`
+    of a Match): :meth:`Hand.observe` with the seat required.
 
     :raises ValueError: a seat that is not at the table.
     """
-    r = hand.rules
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < r.players:
-        raise ValueError(f"seat must be 0..{r.players - 1} (got {seat!r})")
-    st = hand._st()
-    if hand._final is not None:
-        ev = hand._final["ev"]
-    else:
-        ev = hand.match._ev[: int(st[L.S_NEVENTS])]
-    a = np.zeros(O_SIZE, np.int64)
-    observe_into(st, hand.match._rv, seat, a)
-    return Observation(r, a, ev, hand.match._rv)
+    if seat is None:
+        raise ValueError(f"seat must be 0..{hand.rules.players - 1} (got None)")
+    return hand.observe(seat)

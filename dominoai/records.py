@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .engine import kernels as K
-from .game import END_NAMES, Hand, IllegalMoveError, Match, Move
+from .game import Hand, Match
+from .moves import END_NAMES, IllegalMoveError, Move
 from .rules import Rules, get_rules
 from .tiles import N_TILES, Tile, parse_tile
 
