@@ -10,7 +10,7 @@ layout only, so both :mod:`dominoai.game` and :mod:`dominoai.observation` use
 them (and re-export them) without importing each other.
 
 >>> Move.parse("6:4 right").code, str(Move.from_code(Move.parse("6:4 right").code))
-(85, '6:4 right')
+(101, '6:4 right')
 """
 
 from __future__ import annotations

@@ -182,3 +182,37 @@ def test_compact_form_and_text():
     assert other.legal_moves() == [] and other.must_play is None
     with pytest.raises(ValueError):
         observe(h, 3)
+
+
+def test_observation_does_not_import_the_facade():
+    """No import loop: observation.py imports nothing from game.py at run time
+    (only under ``TYPE_CHECKING``, for the annotation), and game.py imports it."""
+    import ast
+    from pathlib import Path
+
+    import dominoai.game
+    import dominoai.observation
+
+    def runtime_imports(path):
+        tree = ast.parse(Path(path).read_text())
+        out = set()
+        for node in tree.body:   # module level; an ``if TYPE_CHECKING:`` block is skipped
+            if isinstance(node, ast.ImportFrom):
+                out.add(node.module)
+        return out
+
+    assert "game" not in runtime_imports(dominoai.observation.__file__)
+    assert "moves" in runtime_imports(dominoai.observation.__file__)
+    assert "observation" in runtime_imports(dominoai.game.__file__)
+
+
+def test_observe_and_hand_observe_agree():
+    m, h, _ = _random_hand("draw", 5, 6)
+    for seat in range(2):
+        assert observe(h, seat) == h.observe(seat)
+        assert observe(h, seat).events == h.events
+    assert h.observe() == observe(h, h.seat)
+    with pytest.raises(ValueError, match="seat must be"):
+        observe(h, None)
+    with pytest.raises(ValueError, match="seat must be"):
+        h.observe(True)
