@@ -244,8 +244,9 @@ def tiny_positions(preset, over, seed, count, limit=3000, want_draws=True):
             e[2] > 1 or i + 1 == len(ev) or ev[i + 1][0] != L.EV_PLAY))) for i, e in enumerate(ev))
         if want_draws and m.rules.drawing and not drew:
             continue
-        if 0 < enumeration_size(h, obs, m._st) <= limit:
-            out.append((m, h, obs, m._st.copy()))
+        true = m.state_copy()
+        if 0 < enumeration_size(h, obs, true) <= limit:
+            out.append((m, h, obs, true))
             if len(out) == count:
                 return out
 
