@@ -132,8 +132,10 @@ def line_layout(events, spinner=None, width: float = TABLE_WIDTH,
         out += _walk(west, (w_start, 0.0), (-1, 0), (0, -1), -hw, hw, arm_of)
     else:
         hh = height / 2.0
-        out += _walk(east, (e_start, 0.0), (1, 0), (0, -1), 0.5, hw, arm_of)
-        out += _walk(west, (w_start, 0.0), (-1, 0), (0, 1), -hw, -0.5, arm_of)
+        # a row that comes back stops 1.5 units from the spinner's column,
+        # clear of the doubles laid crosswise on the up and down arms
+        out += _walk(east, (e_start, 0.0), (1, 0), (0, -1), 1.5, hw, arm_of)
+        out += _walk(west, (w_start, 0.0), (-1, 0), (0, 1), -hw, -1.5, arm_of)
         up, down = chains[2], chains[3]
         arm_of.update({e[3]: "up" for e in up})
         arm_of.update({e[3]: "down" for e in down})
