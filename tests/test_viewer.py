@@ -74,9 +74,14 @@ def test_page_is_self_contained():
 
 
 def test_seat_view_hides_the_other_hand():
-    f = record_frames(BLOCK_REC, seat=1)["frames"]
+    d = record_frames(BLOCK_REC, seat=1)
+    f = d["frames"]
     assert f[0]["svg"].count('class="tile back"') == 7
     assert f[0]["svg"].count('class="tile hand"') == 7
+    assert "record" not in d
+    # seat 0's tiles are nowhere in the page's data before they are played
+    assert 'data-tile="6:1"' not in json.dumps(d)
+    assert record_frames(BLOCK_REC)["record"] == BLOCK_REC
 
 
 @needs_chromium

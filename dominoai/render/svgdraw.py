@@ -129,7 +129,7 @@ def svg_of_position(pos: Position, width: float = TABLE_WIDTH, standalone: bool 
     places = line_layout(pos.events, pos.spinner, width, TABLE_HEIGHT)
     n = pos.players
     where = _seat_places(n)
-    side = 3.4 if ("left" in where or "right" in where) else 0.0
+    side = 4.0 if ("left" in where or "right" in where) else 0.0
     # the line's extent, centred on the table
     if places:
         x0 = min(p.box[0] for p in places)
@@ -140,7 +140,7 @@ def svg_of_position(pos: Position, width: float = TABLE_WIDTH, standalone: bool 
         x0 = y0 = x1 = y1 = 0.0
     # the table is centred on the root tile (the line starts in the middle)
     tw = max(width + 2.0, 2 * max(-x0, x1) + 2.0)
-    side_need = max(pos.sizes) * 1.2 + 2.5 if side else 0.0
+    side_need = max(pos.sizes) * 1.2 + 3.0 if side else 0.0
     th = max(8.0, 2 * max(-y0, y1) + 2.0, side_need)
     head = 2.0
     band = 3.2
@@ -192,11 +192,13 @@ def _hand(pos, i, place, W, H, head, band, side, ty0, th) -> str:
                 parts.append(_tile(x, y_t, 0, 1, t.high, t.low, "tile hand", f' data-tile="{t}"'))
     else:
         xc = side / 2 if place == "left" else W - side / 2
-        parts.append(_text(xc, ty0 + 0.6, f"seat {i}", 0.55, "middle", lab_cls, lab_attrs))
-        rest = _seat_label(pos, i).replace(f"seat {i}", "").replace("▶ ", "").strip(" ·")
-        parts.append(_text(xc, ty0 + 1.25, rest, 0.4, "middle"))
+        head_s = ("▶ " if hi else "") + f"seat {i}" + (f" (pair {i % 2})" if pos.rules.partnerships else "")
+        parts.append(_text(xc, ty0 + 0.6, head_s, 0.5, "middle", lab_cls, lab_attrs))
+        parts.append(_text(xc, ty0 + 1.2, f"{k} tile{'s' if k != 1 else ''}", 0.45, "middle"))
+        if pos.voids[i]:
+            parts.append(_text(xc, ty0 + 1.8, "no " + "/".join(str(p) for p in pos.voids[i]), 0.45, "middle"))
         for j in range(k):
-            y = ty0 + 2.2 + j * 1.2
+            y = ty0 + 2.8 + j * 1.2
             if tiles is None:
                 parts.append(_back(xc, y, False))
             else:

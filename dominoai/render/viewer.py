@@ -120,7 +120,8 @@ def render_record(source, hand: int, move: int, perspective: int | None = None) 
 
 def record_frames(source, seat: int | None = None) -> dict:
     """The viewer's data for a record: ``{"title", "rules", "seats",
-    "result", "frames"}``. Each frame is a dict: ``hand`` (1-based),
+    "result", "frames"}``, and ``"record"`` (the record as given, analysis
+    included) when all seats are shown. Each frame is a dict: ``hand`` (1-based),
     ``play`` (tiles played so far in the hand, replacements counted),
     ``moves`` (the record's move numbers it covers, 1-based; empty for a
     deal), ``svg`` (the picture), ``events`` (the event lines it adds),
@@ -166,10 +167,13 @@ def record_frames(source, seat: int | None = None) -> dict:
             frames.append(_frame(hand, hi, k, moves, seen, seat, a))
             seen = len(hand.events)
     names = data.get("seats") or [f"seat {i}" for i in range(r.players)]
-    return {"title": f"{r.preset}, {r.players} players: {' vs '.join(map(str, names))}",
-            "rules": r.to_record(), "seats": names, "result": res.to_dict(),
-            "view": "all face up" if seat is None else f"seat {seat}'s view",
-            "frames": frames}
+    out = {"title": f"{r.preset}, {r.players} players: {' vs '.join(map(str, names))}",
+           "rules": r.to_record(), "seats": names, "result": res.to_dict(),
+           "view": "all face up" if seat is None else f"seat {seat}'s view",
+           "frames": frames}
+    if seat is None:  # a seat's view keeps the hidden tiles out of the page
+        out["record"] = _read_json(source) if not isinstance(source, dict) else source
+    return out
 
 
 def _frame(hand, hi, k, moves, seen, seat, analysis) -> dict:
