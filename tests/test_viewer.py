@@ -183,3 +183,40 @@ def test_render_help_says_how_moves_count(capsys):
     assert main(["render", "--help"]) == 0
     h = " ".join(capsys.readouterr().out.split())
     assert "1-based" in h and "0 = the deal" in h
+
+
+@pytest.mark.parametrize("argv, pattern", [
+    (["render", "x.json"], r"required: --out"),
+    (["view"], r"required: RECORD_OR_DIR"),
+    (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"--hand must be at least 1"),
+    (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"--move must be at least 0"),
+    (["render", "nowhere.json", "--out", "p.svg"], r"nowhere\.json"),
+])
+def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("dominoai: error: ")
+    assert re.search(pattern, err), err
+    assert os.listdir(tmp_path) == []
+
+
+def test_seat_not_at_the_table(tmp_path, capsys):
+    src = _write(tmp_path, "g.json", BLOCK_REC)
+    for argv in (["view", src, "--seat", "2", "--out", str(tmp_path / "r.html")],
+                 ["render", src, "--seat", "2", "--out", str(tmp_path / "p.svg")]):
+        assert main(argv) == 2
+        assert re.search(r"g\.json: .*seat.* 0\.\.1", capsys.readouterr().err)
+    assert _listing(tmp_path) == ["g.json"]
+
+
+def test_imports_stay_light():
+    # dominoai.render adds only its own modules to what `import dominoai` loads
+    # (that one's weight is issue 10's), and the CLI loads it only for render/view
+    code = ("import sys, dominoai, dominoai.cli; before = set(sys.modules); "
+            "assert not any(m.startswith('dominoai.render') for m in before), 'cli imports render'; "
+            "import dominoai.render; "
+            "print(sorted(m for m in set(sys.modules) - before if not m.startswith('dominoai.render')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
