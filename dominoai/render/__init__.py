@@ -10,6 +10,15 @@ replay viewer (docs/render.md).
 
 Importing this package loads no numba kernel and no pandas; the functions
 import the game facade when called.
+
+>>> from dominoai import Match
+>>> from dominoai.render import svg, text
+>>> h = Match("block", seed=1).new_hand()
+>>> h.play(h.legal_moves()[0])
+>>> svg(h).count('class="tile line')   # one tile on the line
+1
+>>> print(text(h, perspective=0).splitlines()[0])
+block, 2 players · hand 1 · seat 1 to play
 """
 
 from .layout import Placement, line_layout
