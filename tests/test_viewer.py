@@ -58,12 +58,15 @@ def test_frames_of_a_known_record():
     assert f[1]["sizes"] == [6, 7]
     assert f[2]["analysis"][0] == {"move": "6:5 right", "value": 7.25, "n": 200}
     assert f[3]["analysis"] is None
-    assert [len(re.findall('class="tile line', x["svg"])) for x in f] == [0, 1, 2, 3, 4, 5]
+    assert [len(re.findall("class=.tile line", x["svg"])) for x in f] == [0, 1, 2, 3, 4, 5]
     assert d["seats"] == ["insane", "hard"] and d["result"]["hands"][0]["end"] is None
 
 
 def test_page_is_self_contained():
-    page = viewer_html(analysed_record())
+    rec = analysed_record()
+    rec["seats"] = ["</script><b>x", "hard"]
+    page = viewer_html(rec)
+    assert page.count("</script>") == 2
     assert "<script src" not in page and "<link" not in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     urls = set(re.findall(r"https?://[^\s\"'<>\\]+", page))
@@ -71,16 +74,18 @@ def test_page_is_self_contained():
     # the record's frames are inline JSON that a </script> inside cannot end
     data = re.search(r'<script id="dai-data" type="application/json">(.*?)</script>', page, re.S).group(1)
     assert len(json.loads(data)["frames"]) == 6
+    assert json.loads(data)["record"]["seats"][0] == "</script><b>x"
 
 
 def test_seat_view_hides_the_other_hand():
     d = record_frames(BLOCK_REC, seat=1)
     f = d["frames"]
-    assert f[0]["svg"].count('class="tile back"') == 7
-    assert f[0]["svg"].count('class="tile hand"') == 7
+    assert f[0]["svg"].count("class='tile back'") == 7
+    assert f[0]["svg"].count("class='tile hand'") == 7
     assert "record" not in d
     # seat 0's tiles are nowhere in the page's data before they are played
-    assert 'data-tile="6:1"' not in json.dumps(d)
+    assert "data-tile='6:1'" not in json.dumps(d)
+    assert "data-tile='6:1'" in record_frames(BLOCK_REC)["frames"][0]["svg"]  # face up, it is there
     assert record_frames(BLOCK_REC)["record"] == BLOCK_REC
 
 

@@ -37,18 +37,22 @@ _PIPS = {
     6: ((-_O, -_O), (-_O, 0), (-_O, _O), (_O, -_O), (_O, 0), (_O, _O)),
 }
 
-DEFS = "<defs>" + "".join(
-    f'<g id="dai-p{n}">' + "".join(f'<circle cx="{x}" cy="{y}" r="0.085"/>' for x, y in pts) + "</g>"
-    for n, pts in _PIPS.items()) + "</defs>"
+# the pip faces (one per number, in a 1 x 1 half centred on 0) and a tile's
+# blank face (2 x 1, centred on 0), referenced by every tile drawn
+DEFS = ("<defs>" + "".join(
+    f'<g id="dai-p{n}" fill="#1b1b1b">' + "".join(f'<circle cx="{x}" cy="{y}" r="0.085"/>' for x, y in pts)
+    + "</g>" for n, pts in _PIPS.items())
+    + '<g id="dai-face"><rect x="-1" y="-0.5" width="2" height="1" rx="0.14" fill="#fbf8ef" stroke="#333" '
+      'stroke-width="0.05"/><line x1="0" y1="-0.4" x2="0" y2="0.4" stroke="#555" stroke-width="0.04"/></g>'
+    + "</defs>")
 
 STYLE = ("<style>"
-          ".dai text{font-family:sans-serif;fill:#f4f1e8}"
-          ".dai .face{fill:#fbf8ef;stroke:#333;stroke-width:0.05}"
-          ".dai .back rect{fill:#7a2e2e;stroke:#2b1010;stroke-width:0.05}"
-          ".dai .pips{fill:#1b1b1b}"
-          ".dai .last .face{stroke:#e0a800;stroke-width:0.14}"
-          ".dai .turn{fill:#e0a800}"
-          "</style>")
+         ".dai text{font-family:sans-serif;fill:#f4f1e8}"
+         ".dai .back rect{fill:#7a2e2e;stroke:#2b1010;stroke-width:0.05}"
+         "</style>")
+
+_MARK = ('<rect x="-1" y="-0.5" width="2" height="1" rx="0.14" fill="none" stroke="#e0a800" '
+         'stroke-width="0.14"/>')
 
 
 def _f(v: float) -> str:
@@ -56,12 +60,13 @@ def _f(v: float) -> str:
 
 
 def _tile(x, y, dx, dy, a, b, cls, attrs="") -> str:
-    """A tile face up at centre (x, y), its ``a`` half towards ``-(dx, dy)``."""
+    """A tile face up at centre (x, y), its ``a`` half towards ``-(dx, dy)``;
+    a ``last`` tile is outlined in gold."""
     ang = math.degrees(math.atan2(dy, dx))
+    mark = _MARK if "last" in cls.split() else ""
     return (f'<g class="{cls}"{attrs} transform="translate({_f(x)} {_f(y)}) rotate({_f(ang)})">'
-            f'<rect class="face" x="-1" y="-0.5" width="2" height="1" rx="0.14"/>'
-            f'<line x1="0" y1="-0.4" x2="0" y2="0.4" stroke="#555" stroke-width="0.04"/>'
-            f'<g class="pips"><use href="#dai-p{a}" x="-0.5"/><use href="#dai-p{b}" x="0.5"/></g></g>')
+            f'<use href="#dai-face"/><use href="#dai-p{a}" x="-0.5"/><use href="#dai-p{b}" x="0.5"/>'
+            f"{mark}</g>")
 
 
 def _back(x, y, upright: bool) -> str:

@@ -179,7 +179,7 @@ def record_frames(source, seat: int | None = None) -> dict:
 def _frame(hand, hi, k, moves, seen, seat, analysis) -> dict:
     pos = position_of(hand, seat)
     ev = hand.events
-    return {"hand": hi, "play": k, "moves": moves, "svg": svg_of_position(pos, standalone=False),
+    return {"hand": hi, "play": k, "moves": moves, "svg": svg_of_position(pos, standalone=False).replace('"', "'"),
             "events": [str(e) for e in ev[seen:]], "scores": list(pos.scores),
             "sizes": list(pos.sizes), "voids": [list(v) for v in pos.voids],
             "to_move": pos.to_move, "status": pos.status, "analysis": analysis}
@@ -256,8 +256,10 @@ if(q){var names={R:'ArrowRight',L:'ArrowLeft',H:'Home',E:'End'};
 
 
 def _inline_json(obj) -> str:
-    s = json.dumps(obj, separators=(",", ":"))
-    return s.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """JSON that a ``<script>`` element holds safely: no ``</`` (which would
+    end it) and no ``<!--``; the pictures' quotes written as ``'``."""
+    s = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return s.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 
 def viewer_html(source, seat: int | None = None, back: str | None = None) -> str:
