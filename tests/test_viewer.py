@@ -225,3 +225,33 @@ def test_imports_stay_light():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("preset", ["dominoball", "fives", "draw", "kozel"])
+def test_frames_agree_with_the_replay(preset):
+    import random
+
+    from dominoai import Match
+    from dominoai.records import record_from_match, replay
+
+    m = Match(preset, seed=4)
+    rng = random.Random(4)
+    for _ in range(3):
+        if m.finished:
+            break
+        h = m.new_hand()
+        while not h.over:
+            h.play(rng.choice(h.legal_moves()))
+    rec = record_from_match(m)
+    res = replay(rec)
+    f = record_frames(rec)["frames"]
+    assert f[-1]["scores"] == res.scores
+    for hi, hand in enumerate(res.match.hands, 1):
+        mine = [x for x in f if x["hand"] == hi]
+        plays = [e for e in hand.events if e.kind in ("play", "replace")]
+        assert len(mine) == len(plays) + 1
+        # the tiles on each step's line: the plays so far, replacements not counted
+        on_line = [sum(e.kind == "play" for e in plays[:k]) for k in range(len(plays) + 1)]
+        assert [len(re.findall("class=.tile line", x["svg"])) for x in mine] == on_line
+        # all the hand's events are shown, once each, in order
+        assert [e for x in mine for e in x["events"]] == [str(e) for e in hand.events]
