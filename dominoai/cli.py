@@ -7,6 +7,8 @@ Subcommands::
     dominoai play --variant NAME --opponents LEVEL [--continue]
     dominoai tournament --variant NAME --bots A,B,... [--hands N | --matches N] [--jobs N] [--out F]
     dominoai plot RESULTS --out FIG
+    dominoai render RECORD --hand H --move M --out SVG [--seat N]
+    dominoai view RECORD|DIR --out HTML [--seat N]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai --version
@@ -86,6 +88,24 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true",
                    help="print the result as one JSON object (DESIGN.md) instead of a summary")
     r.set_defaults(func=_cmd_replay)
+
+    rd = sub.add_parser("render", help="draw one position of a record as SVG",
+                        description="Draw hand H of a record after its first M moves as SVG. Hands and "
+                                    "moves count from 1, as the replay numbers them (move 0: the deal).")
+    rd.add_argument("file", metavar="RECORD")
+    rd.add_argument("--hand", type=_int_at_least(1, "--hand"), default=1, help="hand number, 1-based (default 1)")
+    rd.add_argument("--move", type=_int_at_least(0, "--move"), default=0,
+                    help="record moves played, 1-based as the replay counts them; 0 = the deal (default)")
+    rd.add_argument("--seat", type=_int_at_least(0, "--seat"), help="that seat's view (default: all face up)")
+    rd.add_argument("--out", required=True, metavar="SVG")
+    rd.set_defaults(func=_cmd_render)
+    vw = sub.add_parser("view", help="write a self-contained HTML replay viewer of a record or a folder",
+                        description="Write a self-contained HTML page stepping through a record; for a "
+                                    "folder, one page per *.json record beside OUT and OUT as their index.")
+    vw.add_argument("path", metavar="RECORD_OR_DIR")
+    vw.add_argument("--seat", type=_int_at_least(0, "--seat"), help="that seat's view (default: all face up)")
+    vw.add_argument("--out", required=True, metavar="HTML")
+    vw.set_defaults(func=_cmd_view)
 
     s = sub.add_parser("simulate", help="random playouts: outcome statistics of a variant",
                        description="Play random first hands (random deals, random legal moves) "
@@ -204,6 +224,27 @@ def _cmd_replay(args) -> int:
         print(json.dumps(res.to_dict()))
     else:
         print(res.summary())
+    return 0
+
+
+# ---------------------------------------------------------------- render, view
+def _cmd_render(args) -> int:
+    from .records import RecordError
+    from .render.commands import render_command
+    try:
+        render_command(args.file, args.hand, args.move, args.out, args.seat)
+    except RecordError as e:
+        raise UsageError(str(e)) from None
+    return 0
+
+
+def _cmd_view(args) -> int:
+    from .records import RecordError
+    from .render.commands import view_command
+    try:
+        view_command(args.path, args.out, args.seat)
+    except RecordError as e:
+        raise UsageError(str(e)) from None
     return 0
 
 

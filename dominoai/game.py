@@ -498,6 +498,11 @@ class Hand:
             raise IllegalMoveError(f"{m}: {self.explain(m)}")
         self._freeze_if_over()
 
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so a notebook shows it (``dominoai.render.svg``)."""
+        from .render import svg
+        return svg(self)
+
     def __repr__(self) -> str:
         state = "over" if self.over else f"seat {self.seat} to play"
         return f"<Hand {self.index} of {self.rules.preset}: {state}>"

@@ -246,6 +246,11 @@ class Observation:
         """The partner's seat in partnership presets, else None."""
         return (self.seat + 2) % 4 if self.rules.partnerships else None
 
+    def _repr_svg_(self) -> str:
+        """This seat's view as SVG, so a notebook shows it (``dominoai.render.svg``)."""
+        from .render import svg
+        return svg(self)
+
     def __repr__(self) -> str:
         return f"<Observation seat {self.seat} of {self.rules.preset}>"
 

@@ -1,0 +1,67 @@
+"""The work of ``dominoai render`` and ``dominoai view`` (the CLI only parses
+their arguments and calls these).
+
+Both check the whole record with the replay first; any problem is the
+replay's one-line :class:`~dominoai.records.RecordError` (prefixed with the
+file's name), and nothing is written: files are written to a temporary
+name and renamed only once complete.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["render_command", "view_command"]
+
+
+def _prefixed(e, name: str):
+    from ..records import RecordError
+    msg = str(e)
+    return RecordError(msg if msg.startswith(f"{name}: ") else f"{name}: {msg}")
+
+
+def render_command(file, hand: int, move: int, out, seat: int | None = None) -> Path:
+    """Write the SVG of ``file``'s hand ``hand`` (1-based) after ``move``
+    record moves (1-based count; 0 = the deal) to ``out``; return its path.
+
+    :raises RecordError: ``"FILE: hand H, move M: why"`` (see
+        :func:`~dominoai.render.viewer.render_record`).
+    """
+    from ..records import RecordError
+    from .viewer import render_record, write_atomic
+    try:
+        text = render_record(file, hand, move, seat)
+    except RecordError as e:
+        raise _prefixed(e, str(file)) from None
+    except ValueError as e:  # a seat not at the table
+        raise RecordError(f"{file}: {e}") from None
+    return _write(write_atomic, out, text)
+
+
+def _write(fn, out, *a):
+    from ..records import RecordError
+    try:
+        return fn(out, *a)
+    except OSError as e:
+        raise RecordError(f"{out}: cannot write: {e.strerror or e}") from None
+
+
+def view_command(path, out, seat: int | None = None) -> list:
+    """``path`` a record: write its viewer page to ``out``. ``path`` a
+    folder: write one viewer page per ``*.json`` record beside ``out`` and
+    ``out`` as their index. Returns the paths written.
+
+    :raises RecordError: one line naming the file and the problem.
+    """
+    from ..records import RecordError
+    from .viewer import write_index, write_viewer
+    p = Path(path)
+    if p.is_dir():
+        try:
+            return _write(lambda o: write_index(p, o, seat), out)
+        except RecordError as e:
+            raise _prefixed(e, str(p)) from None
+    try:
+        return [_write(lambda o: write_viewer(p, o, seat), out)]
+    except RecordError as e:
+        raise _prefixed(e, str(p)) from None

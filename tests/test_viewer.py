@@ -1,0 +1,257 @@
+"""The replay viewer in a real browser (headless Chromium), and the
+``render``/``view`` commands: what they write, and what they refuse.
+
+Chromium is Debian's package (``.ci/run`` installs it when absent); without
+it the browser tests are skipped."""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from dominoai.cli import main
+from dominoai.render.viewer import record_frames, viewer_html, write_index
+
+from test_render import BLOCK_REC
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                    "(apt-get install -y chromium; .ci/run does it)")
+
+
+def chromium(*args, tmp_path):
+    """Run headless Chromium with a fresh profile; return its stdout."""
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp_path)
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", *args]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def analysed_record():
+    rec = copy.deepcopy(BLOCK_REC)
+    rec["seats"] = ["insane", "hard"]
+    rec["hands"][0]["moves"][2]["analysis"] = [{"move": "6:5 right", "value": 7.25, "n": 200},
+                                               {"move": "6:4 right", "value": -1.5, "n": 200}]
+    return rec
+
+
+def test_frames_of_a_known_record():
+    d = record_frames(analysed_record())
+    f = d["frames"]
+    # the deal, then one frame per tile played (5 tiles)
+    assert [x["play"] for x in f] == [0, 1, 2, 3, 4, 5]
+    assert [x["moves"] for x in f] == [[], [1, 2], [3], [4], [5], [6]]
+    assert f[1]["events"] == ["seat 0 leads 6:6", "seat 1 passes (no 6)"]
+    assert f[1]["voids"] == [[], [6]]              # seat 1 passed on the 6
+    assert f[1]["sizes"] == [6, 7]
+    assert f[2]["analysis"][0] == {"move": "6:5 right", "value": 7.25, "n": 200}
+    assert f[3]["analysis"] is None
+    assert [len(re.findall("class=.tile line", x["svg"])) for x in f] == [0, 1, 2, 3, 4, 5]
+    assert d["seats"] == ["insane", "hard"] and d["result"]["hands"][0]["end"] is None
+
+
+def test_page_is_self_contained():
+    rec = analysed_record()
+    rec["seats"] = ["</script><b>x", "hard"]
+    page = viewer_html(rec)
+    assert page.count("</script>") == 2
+    assert "<script src" not in page and "<link" not in page
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    urls = set(re.findall(r"https?://[^\s\"'<>\\]+", page))
+    assert urls <= {"http://www.w3.org/2000/svg"}
+    # the record's frames are inline JSON that a </script> inside cannot end
+    data = re.search(r'<script id="dai-data" type="application/json">(.*?)</script>', page, re.S).group(1)
+    assert len(json.loads(data)["frames"]) == 6
+    assert json.loads(data)["record"]["seats"][0] == "</script><b>x"
+
+
+def test_seat_view_hides_the_other_hand():
+    d = record_frames(BLOCK_REC, seat=1)
+    f = d["frames"]
+    assert f[0]["svg"].count("class='tile back'") == 7
+    assert f[0]["svg"].count("class='tile hand'") == 7
+    assert "record" not in d
+    # seat 0's tiles are nowhere in the page's data before they are played
+    assert "data-tile='6:1'" not in json.dumps(d)
+    assert "data-tile='6:1'" in record_frames(BLOCK_REC)["frames"][0]["svg"]  # face up, it is there
+    assert record_frames(BLOCK_REC)["record"] == BLOCK_REC
+
+
+@needs_chromium
+def test_browser_steps_with_the_keyboard(tmp_path):
+    page = tmp_path / "replay.html"
+    assert main(["view", _write(tmp_path, "game.json", analysed_record()), "--out", str(page)]) == 0
+    url = page.as_uri()
+    # RRRL: three steps forward, one back -> step 2 (after 6:5 right)
+    dom = chromium("--dump-dom", "--virtual-time-budget=5000", url + "?keys=RRRL", tmp_path=tmp_path)
+    assert 'data-step="2"' in dom
+    assert re.search(r'id="step">step 2 / 5<', dom)
+    assert re.search(r'id="scores">0 – 0<', dom)
+    assert "<td>7.25</td>" in dom and "<td>6:5 right</td>" in dom
+    board = re.search(r'<div id="board">(.*?)</div>', dom, re.S).group(1)
+    assert len(re.findall('class="tile line', board)) == 2
+    assert re.search(r"<td>seat 1</td><td>7</td><td>6</td>", dom)
+    # a fragment opens a step; End goes to the last
+    dom = chromium("--dump-dom", "--virtual-time-budget=5000", url + "#step=4", tmp_path=tmp_path)
+    assert 'data-step="4"' in dom
+    dom = chromium("--dump-dom", "--virtual-time-budget=5000", url + "?keys=E", tmp_path=tmp_path)
+    assert 'data-step="5"' in dom and "seat 0 plays 6:4 left" in html.unescape(dom)
+    shot = tmp_path / "replay.png"
+    chromium(f"--screenshot={shot}", "--window-size=1100,800", "--virtual-time-budget=5000",
+             url + "?keys=RRR", tmp_path=tmp_path)
+    assert shot.stat().st_size > 10_000
+
+
+@needs_chromium
+def test_svg_rasterises(tmp_path):
+    Image = pytest.importorskip("PIL.Image")
+    svg = tmp_path / "pos.svg"
+    assert main(["render", _write(tmp_path, "game.json", BLOCK_REC), "--hand", "1", "--move", "6",
+                 "--out", str(svg)]) == 0
+    shot = tmp_path / "pos.png"
+    chromium(f"--screenshot={shot}", "--window-size=700,420", svg.as_uri(), tmp_path=tmp_path)
+    img = Image.open(shot).convert("RGB")
+    colours = img.getcolors(maxcolors=1_000_000)
+    counts = {c: n for n, c in colours}
+    # the table's felt, the tiles' faces and the last tile's gold outline are drawn
+    assert counts.get((0x2f, 0x6b, 0x45), 0) > 20_000
+    assert counts.get((0xfb, 0xf8, 0xef), 0) > 5_000
+    assert counts.get((0xe0, 0xa8, 0x00), 0) > 50
+
+
+def _write(d, name, rec):
+    p = d / name
+    p.write_text(json.dumps(rec))
+    return str(p)
+
+
+def _listing(d):
+    return sorted(os.listdir(d))
+
+
+def test_bad_records_write_nothing(tmp_path, capsys):
+    bad = copy.deepcopy(BLOCK_REC)
+    bad["hands"][0]["moves"][1] = {"tile": "5:5", "end": "right"}  # seat 1 cannot play 5:5 on 6:6
+    src = _write(tmp_path, "bad.json", bad)
+    out = tmp_path / "out"
+    out.mkdir()
+    for argv in (["view", src, "--out", str(out / "r.html")],
+                 ["render", src, "--hand", "1", "--move", "1", "--out", str(out / "p.svg")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert re.match(r"dominoai: error: .*bad\.json: hand 1, move 2: ", err)
+    good = _write(tmp_path, "good.json", BLOCK_REC)
+    assert main(["render", good, "--hand", "1", "--move", "7", "--out", str(out / "p.svg")]) == 2
+    assert "hand 1, move 7: move 7 is past the end of the hand: it has 6 moves" in capsys.readouterr().err
+    assert main(["render", good, "--hand", "2", "--move", "0", "--out", str(out / "p.svg")]) == 2
+    assert "there is no hand 2: the record has 1" in capsys.readouterr().err
+    (tmp_path / "notjson.json").write_text("{")
+    assert main(["view", str(tmp_path / "notjson.json"), "--out", str(out / "r.html")]) == 2
+    assert "invalid JSON" in capsys.readouterr().err
+    ana = copy.deepcopy(BLOCK_REC)
+    ana["hands"][0]["moves"][0]["analysis"] = {"6:6": 1}
+    assert main(["view", _write(tmp_path, "ana.json", ana), "--out", str(out / "r.html")]) == 2
+    assert 'hand 1, move 1: "analysis" must be a list' in capsys.readouterr().err
+    # a folder with one bad record: no page at all, not even the good ones
+    assert main(["view", str(tmp_path), "--out", str(out / "index.html")]) == 2
+    assert re.search(r"(ana|bad|notjson)\.json: ", capsys.readouterr().err)
+    assert _listing(out) == []  # nothing written, no temporary file left
+
+
+def test_view_folder_writes_an_index(tmp_path):
+    recs = tmp_path / "records"
+    recs.mkdir()
+    _write(recs, "a.json", BLOCK_REC)
+    _write(recs, "b.json", analysed_record())
+    out = tmp_path / "site" / "index.html"
+    assert main(["view", str(recs), "--out", str(out)]) == 0
+    assert _listing(out.parent) == ["a.html", "b.html", "index.html"]
+    idx = out.read_text()
+    assert 'href="a.html"' in idx and 'href="b.html"' in idx and "insane, hard" in idx
+    assert 'href="index.html"' in (out.parent / "a.html").read_text()
+
+
+def test_render_help_says_how_moves_count(capsys):
+    assert main(["render", "--help"]) == 0
+    h = " ".join(capsys.readouterr().out.split())
+    assert "1-based" in h and "0 = the deal" in h
+
+
+@pytest.mark.parametrize("argv, pattern", [
+    (["render", "x.json"], r"required: --out"),
+    (["view"], r"required: RECORD_OR_DIR"),
+    (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"--hand must be at least 1"),
+    (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"--move must be at least 0"),
+    (["render", "nowhere.json", "--out", "p.svg"], r"nowhere\.json"),
+])
+def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("dominoai: error: ")
+    assert re.search(pattern, err), err
+    assert os.listdir(tmp_path) == []
+
+
+def test_seat_not_at_the_table(tmp_path, capsys):
+    src = _write(tmp_path, "g.json", BLOCK_REC)
+    for argv in (["view", src, "--seat", "2", "--out", str(tmp_path / "r.html")],
+                 ["render", src, "--seat", "2", "--out", str(tmp_path / "p.svg")]):
+        assert main(argv) == 2
+        assert re.search(r"g\.json: .*seat.* 0\.\.1", capsys.readouterr().err)
+    assert _listing(tmp_path) == ["g.json"]
+
+
+def test_imports_stay_light():
+    # dominoai.render adds only its own modules to what `import dominoai` loads
+    # (that one's weight is issue 10's), and the CLI loads it only for render/view
+    code = ("import sys, dominoai, dominoai.cli; before = set(sys.modules); "
+            "assert not any(m.startswith('dominoai.render') for m in before), 'cli imports render'; "
+            "import dominoai.render; "
+            "print(sorted(m for m in set(sys.modules) - before if not m.startswith('dominoai.render')))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("preset", ["dominoball", "fives", "draw", "kozel"])
+def test_frames_agree_with_the_replay(preset):
+    import random
+
+    from dominoai import Match
+    from dominoai.records import record_from_match, replay
+
+    m = Match(preset, seed=4)
+    rng = random.Random(4)
+    for _ in range(3):
+        if m.finished:
+            break
+        h = m.new_hand()
+        while not h.over:
+            h.play(rng.choice(h.legal_moves()))
+    rec = record_from_match(m)
+    res = replay(rec)
+    f = record_frames(rec)["frames"]
+    assert f[-1]["scores"] == res.scores
+    for hi, hand in enumerate(res.match.hands, 1):
+        mine = [x for x in f if x["hand"] == hi]
+        plays = [e for e in hand.events if e.kind in ("play", "replace")]
+        assert len(mine) == len(plays) + 1
+        # the tiles on each step's line: the plays so far, replacements not counted
+        on_line = [sum(e.kind == "play" for e in plays[:k]) for k in range(len(plays) + 1)]
+        assert [len(re.findall("class=.tile line", x["svg"])) for x in mine] == on_line
+        # all the hand's events are shown, once each, in order
+        assert [e for x in mine for e in x["events"]] == [str(e) for e in hand.events]
