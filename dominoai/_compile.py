@@ -123,7 +123,7 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
     if cold and progress:
         from tqdm import tqdm
         bar = tqdm(total=len(cold), desc="compiling", unit="step", file=stream, leave=False,
-                   dynamic_ncols=True, bar_format="{desc}: {n}/{total} {elapsed} {postfix}")
+                   dynamic_ncols=True, bar_format="{desc} {n}/{total} [{elapsed}]{postfix}")
     try:
         with (_KernelNames(bar) if bar is not None else contextlib.nullcontext()):
             for name, call in steps:
