@@ -1,21 +1,56 @@
 """dominoai: an AI research toolkit for imperfect-information dominoes.
 
 The public API is re-exported here; see the README for a tour.
+
+``import dominoai`` is light: every name below is imported when first used
+(PEP 562), so the command line starts at once and ``import dominoai`` loads
+neither numba nor pandas, scipy, pyarrow or matplotlib. ``from dominoai
+import run_tournament`` works as usual (it imports the tournament then).
+numba's cache directory is set before the first kernel is defined (see
+:mod:`dominoai._numba_cache`).
 """
+from importlib import import_module as _import_module
+
 from . import _numba_cache
 
-_numba_cache.configure()  # before any kernel is defined (see _numba_cache)
+_numba_cache.install()  # configures numba's cache when a kernel module is first imported
 
-from .tiles import Tile, TileSet  # noqa: E402
-from .rules import Rules, get_rules, preset_names, PRESETS
-from .game import END_NAMES, Event, Hand, HandResult, IllegalMoveError, Match, MatchResult, Move
-from .observation import Observation, observe
-from .bots import make_bot, register_bot
-from .tournament import run_tournament, load_results
+__version__ = "0.1.0"
+
+# public name -> the module (relative to this package) that defines it
+_LAZY = {
+    "Tile": "tiles", "TileSet": "tiles",
+    "Rules": "rules", "get_rules": "rules", "preset_names": "rules", "PRESETS": "rules",
+    "END_NAMES": "game", "Event": "game", "Hand": "game", "HandResult": "game",
+    "IllegalMoveError": "game", "Match": "game", "MatchResult": "game", "Move": "game",
+    "Observation": "observation", "observe": "observation",
+    "make_bot": "bots", "register_bot": "bots",
+    "run_tournament": "tournament", "load_results": "tournament",
+}
+# subpackages and modules reachable as attributes after a bare ``import dominoai``
+_SUBMODULES = frozenset({
+    "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
+    "tournament",
+})
 
 __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
     "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results",
 ]
-__version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """Import a public name (or submodule) on first use; raise AttributeError otherwise."""
+    if name in _LAZY:
+        value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
+    elif name in _SUBMODULES:
+        value = _import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | _SUBMODULES)

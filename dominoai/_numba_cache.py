@@ -10,6 +10,13 @@ run the same code (tournament workers) share it.
 
 The directory is ``<user cache dir>/dominoai/numba-<hash>``, or
 ``$NUMBA_CACHE_DIR/dominoai/numba-<hash>`` when ``NUMBA_CACHE_DIR`` is set.
+
+numba itself is imported late: ``import dominoai`` only installs a finder
+(:func:`install`) that calls :func:`configure` just before the first module
+of the package outside :data:`LIGHT_MODULES` is imported. Every module that
+defines a kernel is outside that set, so the cache directory is set before
+any ``@njit(cache=True)`` decorator runs, while ``dominoai --help`` and the
+rules never import numba.
 """
 
 from __future__ import annotations
@@ -18,6 +25,15 @@ import hashlib
 import os
 import sys
 from pathlib import Path
+
+#: Modules of the package that import no numba (and define no kernel): the
+#: command line's parser, the rules and tiles, the engine's constants.
+LIGHT_MODULES = frozenset({
+    "dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile", "dominoai.cli",
+    "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout",
+})
+
+_configured: list = []  # [the directory] once configure() has run in this process
 
 
 def source_hash() -> str:
@@ -32,28 +48,73 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def cache_base() -> Path:
+    """The directory that holds one ``numba-<hash>`` cache per code version."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
+    try:
+        from platformdirs import user_cache_dir
+        return Path(user_cache_dir("dominoai"))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return Path.home() / ".cache" / "dominoai"
+
+
+def cache_dir() -> Path:
+    """This version's cache directory (it may not exist yet)."""
+    return cache_base() / f"numba-{source_hash()}"
+
+
 def configure() -> str | None:
     """Point numba's cache at the directory of this version of the code;
-    return it (None when no directory is writable: numba's default then)."""
+    return it (None when no directory is writable: numba's default then).
+    Imports numba; runs once per process (later calls return the same)."""
+    if _configured:
+        return _configured[0]
     import numba
 
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        base = Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
-    else:
-        try:
-            from platformdirs import user_cache_dir
-            base = Path(user_cache_dir("dominoai"))
-        except ImportError:  # pragma: no cover - platformdirs is a dependency
-            base = Path.home() / ".cache" / "dominoai"
+    base = cache_base()
     path = base / f"numba-{source_hash()}"
     try:
         path.mkdir(parents=True, exist_ok=True)
         os.utime(path)  # in use: keep it from being pruned
     except OSError:
+        _configured.append(None)
         return None
     numba.config.CACHE_DIR = str(path)
+    _configured.append(str(path))
     _prune(base, keep=path)
     return str(path)
+
+
+class _ConfigureFirst:
+    """A meta path finder that finds nothing: it runs :func:`configure` when
+    the first module of the package outside :data:`LIGHT_MODULES` is about to
+    be imported, then removes itself."""
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname.startswith("dominoai.") and fullname not in LIGHT_MODULES:
+            uninstall()
+            configure()
+        return None  # the ordinary finders import the module
+
+
+def install() -> None:
+    """Arrange for :func:`configure` to run before the first kernel module is
+    imported (at once if one already is)."""
+    if _configured:
+        return
+    if any(m.startswith("dominoai.") and m not in LIGHT_MODULES for m in sys.modules):
+        configure()
+        return
+    if _ConfigureFirst not in sys.meta_path:
+        sys.meta_path.insert(0, _ConfigureFirst)
+
+
+def uninstall() -> None:
+    """Remove the finder of :func:`install` (configure() is then not run)."""
+    while _ConfigureFirst in sys.meta_path:
+        sys.meta_path.remove(_ConfigureFirst)
 
 
 def _prune(base: Path, keep: Path, days: float = 7.0) -> None:

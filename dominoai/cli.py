@@ -256,14 +256,19 @@ def run_simulation(rules, n_hands: int, seed: int, progress: bool = False) -> di
     child, so a seed gives the same numbers on every run). Returns counts:
     ``wins`` per side, ``no_winner``, ``domino``, ``blocked``, ``cut``,
     ``points`` per side, ``moves``, ``hands`` and ``seconds`` (play time,
-    compilation excluded)."""
+    compilation excluded). On a cold cache one line on stderr says that the
+    kernel is being compiled (:mod:`dominoai._compile`), with a progress bar
+    if ``progress``."""
     import numpy as np
 
     from .engine import fast as F
 
+    from ._compile import warm_up_simulation
+
     rv = rules.vector()
     stats = np.zeros(16, np.int64)
-    F.simulate_fast(rv, 0, 0, stats)  # compile / load the cached kernel outside the clock
+    # compile (saying so on stderr the first time) or load the kernel, outside the clock
+    warm_up_simulation(rules, progress=progress)
     n_chunks = -(-n_hands // SIM_CHUNK)
     children = np.random.SeedSequence(seed).spawn(n_chunks)
     bar = None
@@ -383,6 +388,7 @@ def _cmd_tournament(args) -> int:
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
+    _warm_up(args, bots, overrides)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
                              matches=args.matches, jobs=args.jobs, seed=args.seed, out=args.out,
@@ -404,6 +410,24 @@ def _cmd_tournament(args) -> int:
     if args.out:
         print(f"results: {args.out}")
     return 0
+
+
+def _warm_up(args, bots: list[str], overrides: dict) -> None:
+    """Compile the tournament's kernels here, saying so on a cold cache
+    (:func:`dominoai._compile.warm_up_tournament`), before the workers start.
+    Bad rules are left to :func:`run_tournament` to report; on a cluster the
+    workers compile on their own machines."""
+    from .rules import get_rules
+
+    if args.backend:
+        return
+    try:
+        rules = get_rules(args.variant, **({} if args.players is None else {"players": args.players}),
+                          **overrides)
+    except (ValueError, TypeError):
+        return
+    from ._compile import warm_up_tournament
+    warm_up_tournament(rules, bots, progress=args.progress)
 
 
 def _cmd_plot(args) -> int:

@@ -33,9 +33,31 @@ def run_cli(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
 
 
 def run_many(argvs: list) -> list:
-    """Run several CLI invocations at once (each pays the interpreter start-up)."""
+    """Run several CLI invocations at once (each pays the interpreter start-up).
+    Call it only once the kernels they use are in the cache (the ``warm``
+    fixture): several processes compiling at once would each compile the same
+    kernels, which on a busy machine takes minutes."""
     with ThreadPoolExecutor(max_workers=max(2, min(6, (os.cpu_count() or 2) + 1))) as ex:
         return list(ex.map(lambda a: run_cli(*a), argvs))
+
+
+@pytest.fixture(scope="session")
+def warm():
+    """Compile (or load) the kernels of ``replay`` and ``simulate`` once, in
+    this process, so that the subprocesses of the tests only load them from
+    the cache (the same directory: the same code and ``NUMBA_CACHE_DIR``)."""
+    import io
+
+    from dominoai._compile import warm_up_simulation
+    from dominoai.records import load_record, replay
+    from dominoai.rules import get_rules
+
+    for source in [copy.deepcopy(BLOCK), *CASES]:
+        try:
+            replay(load_record(source))
+        except Exception:  # a case that is refused on purpose
+            pass
+    warm_up_simulation(get_rules("all_fives"), progress=False, stream=io.StringIO())
 
 
 def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
@@ -51,7 +73,7 @@ def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
 
 # ---------------------------------------------------------------- shared cases
 @pytest.fixture(scope="session")
-def case_runs():
+def case_runs(warm):
     procs = run_many([("replay", p, "--json") for p in CASES])
     return dict(zip(CASES, procs))
 
@@ -153,7 +175,7 @@ BAD = _bad_records()
 
 
 @pytest.fixture(scope="session")
-def bad_runs(tmp_path_factory):
+def bad_runs(tmp_path_factory, warm):
     d = tmp_path_factory.mktemp("bad_records")
     argvs = []
     for name, (content, _) in BAD.items():
@@ -181,7 +203,7 @@ def test_missing_file_and_directory(bad_runs):
     assert_refused(proc, re.escape(str(path)) + r": ")
 
 
-def test_replay_from_stdin():
+def test_replay_from_stdin(warm):
     procs = [run_cli("replay", "-", "--json", stdin=json.dumps(BLOCK)),
              run_cli("replay", "-", stdin="{not json")]
     assert procs[0].returncode == 0, procs[0].stderr
@@ -209,7 +231,7 @@ def test_bad_options_in_process(argv, pattern, capsys):
     assert re.search(pattern, err), err
 
 
-def test_bad_options_via_cli():
+def test_bad_options_via_cli(warm):
     procs = run_many([("simulate", "--variant", "dominos"), (), ("simulate", "--variant", "block",
                                                                   "--hands", "-5")])
     assert_refused(procs[0], r"^dominoai: error: unknown preset 'dominos'")
@@ -223,7 +245,7 @@ def _stats(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if "hands/s" not in line)
 
 
-def test_simulate_prints_stats():
+def test_simulate_prints_stats(warm):
     a, b, c, d = run_many([
         ("simulate", "--variant", "all_fives", "--hands", "5000", "--seed", "11"),
         ("simulate", "--variant", "all_fives", "--hands", "5000", "--seed", "11"),
@@ -251,7 +273,7 @@ def test_simulate_prints_stats():
     assert "hand" in d.stderr  # the progress bar went to stderr
 
 
-def test_simulate_in_process(capsys):
+def test_simulate_in_process(capsys, warm):
     assert main(["simulate", "--variant", "dominoball", "--hands", "500", "--seed", "1"]) == 0
     out, err = capsys.readouterr()
     assert "strikes" in out and err == ""
@@ -275,8 +297,102 @@ def test_version_via_cli_and_no_import_side_effects():
 
 
 @pytest.mark.skipif(shutil.which("dominoai") is None, reason="the dominoai console script is not on PATH")
-def test_console_script():
+def test_console_script(warm):
     p = subprocess.run(["dominoai", "replay", "-", "--json"], input=json.dumps(BLOCK),
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["hands"][0]["end"] == "blocked"
+
+
+# ---------------------------------------------------------------- the first run
+def test_compile_once_says_so_only_when_cold(tmp_path, monkeypatch):
+    """One line before compiling, a marker after; a second run is silent."""
+    import io
+
+    from dominoai import _compile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers' directory, not numba's
+    calls = []
+
+    def boom():
+        raise RuntimeError("a bad bot")
+
+    steps = [("test-a", lambda: calls.append("a")), ("test-b", boom), ("test-c", lambda: calls.append("c"))]
+    out = io.StringIO()
+    assert _compile.compile_once(steps, "the test kernels", progress=False, stream=out) == [
+        "test-a", "test-b", "test-c"]
+    # unknown steps are estimated at 5 s each
+    assert out.getvalue() == ("dominoai: compiling the test kernels once for this version, about 15 s "
+                              "(later runs load it from the cache)\n")
+    assert calls == ["a", "c"]
+    assert _compile.is_warm("test-a") and not _compile.is_warm("test-b") and _compile.is_warm("test-c")
+    out = io.StringIO()
+    assert _compile.compile_once(steps, progress=False, stream=out) == ["test-b"]  # b failed: still cold
+    assert out.getvalue().endswith("about 5 s (later runs load it from the cache)\n")
+    assert calls == ["a", "c", "a", "c"]  # warm steps still run (they load from the cache)
+    out = io.StringIO()
+    assert _compile.compile_once(steps[:1], progress=True, stream=out) == [] and out.getvalue() == ""
+
+
+def test_estimate_from_the_previous_version(tmp_path, monkeypatch):
+    from dominoai import _compile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert _compile._estimate("engine") == _compile.TYPICAL_SECONDS["engine"]
+    old = tmp_path / "dominoai" / "numba-0123456789abcdef"
+    old.mkdir(parents=True)
+    (old / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 7.25}))
+    assert _compile._estimate("engine") == 7.25
+
+
+def test_tournament_steps_one_per_bot_name():
+    from dominoai._compile import tournament_steps
+    from dominoai.rules import get_rules
+
+    steps = tournament_steps(get_rules("block"), ["easy", "hard:seed=3", "hard", "insane:worlds=50", ":"])
+    assert [name for name, _ in steps] == ["engine", "bot-hard", "bot-insane"]
+
+
+def test_simulate_on_a_cold_marker_says_so(tmp_path, monkeypatch, capsys, warm):
+    """The simulate command prints the compile line when the version's marker
+    is missing (here: a fresh marker directory; the kernel itself loads)."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert main(["simulate", "--variant", "block", "--hands", "10", "--seed", "1", "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("dominoai: compiling the batch simulation once for this version, about ")
+    assert len(err.splitlines()) == 1 and "simulate block" in out
+    assert main(["simulate", "--variant", "block", "--hands", "10", "--seed", "1"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+# ---------------------------------------------------------------- launcher
+def test_module_run_beside_a_checkout_folder(tmp_path):
+    """``python -m dominoai`` from a folder holding a ``dominoai`` folder that
+    is not the package (a checkout): with an editable install (emulated: a
+    finder for the package's submodules, as setuptools installs) Python takes
+    the folder for a namespace package. One line, exit code 2, no traceback."""
+    import dominoai
+
+    (tmp_path / "dominoai" / "docs").mkdir(parents=True)
+    (tmp_path / "dominoai" / "README.md").write_text("a checkout\n")
+    pkg = os.path.dirname(dominoai.__file__)
+    code = f"""
+import importlib.util, os, runpy, sys
+sys.path = [p for p in sys.path if p not in ('', {os.path.dirname(pkg)!r})]
+sys.path.insert(0, os.getcwd())
+class Editable:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name.startswith("dominoai."):
+            f = os.path.join({pkg!r}, *name.split(".")[1:]) + ".py"
+            if os.path.isfile(f):
+                return importlib.util.spec_from_file_location(name, f)
+        return None
+sys.meta_path.insert(0, Editable)
+sys.argv = ["dominoai", "--version"]
+runpy.run_module("dominoai", run_name="__main__", alter_sys=True)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert_refused(p, "the folder .*dominoai is not the dominoai package but hides it")

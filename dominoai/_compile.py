@@ -1,0 +1,202 @@
+"""Compiling the kernels with a message: a first run says what it is doing.
+
+numba compiles a kernel the first time it is called and keeps the machine
+code in this version's cache directory (:mod:`dominoai._numba_cache`). On a
+fresh install, or after any change to the code, the first tournament or
+simulation therefore spends a while compiling. :func:`compile_once` runs the
+*warm-up steps* of a job (each a call that compiles, or loads from the cache,
+the kernels of one part: the engine, a bot, the batch simulation); when a
+step has never completed for this version of the code it first writes one
+line to standard error::
+
+    dominoai: compiling the engine once for this version, about 50 s (later runs load it from the cache)
+
+and shows a progress bar over the steps, naming the kernel being compiled.
+A step that completes leaves a marker file ``warm-<step>.json`` (holding its
+seconds) in the version's cache directory, so later runs are silent.
+
+The estimate of a step is the seconds it took for the previous version of
+the code on this machine, else :data:`TYPICAL_SECONDS` (CPU seconds
+measured on a quiet 2-core machine).
+
+This module imports neither numba nor the kernels until a step runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from typing import Callable, Sequence
+
+__all__ = ["TYPICAL_SECONDS", "compile_once", "is_warm", "mark_warm", "tournament_steps",
+           "warm_up_tournament", "warm_up_simulation"]
+
+#: Seconds a cold step typically takes (compile CPU seconds on a quiet 2-core
+#: machine, numba 0.68); used when no earlier version left its own figure.
+TYPICAL_SECONDS = {"engine": 13.0, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 5.0,
+                   "bot-insane": 33.0, "bot-omniscient": 33.0, "simulate": 20.0}
+_DEFAULT_SECONDS = 5.0
+
+
+def _marker(step: str):
+    from ._numba_cache import cache_dir
+    return cache_dir() / f"warm-{step}.json"
+
+
+def is_warm(step: str) -> bool:
+    """Whether ``step`` has completed once for this version of the code."""
+    return _marker(step).is_file()
+
+
+def mark_warm(step: str, seconds: float) -> None:
+    """Record that ``step`` completed (in ``seconds``); silently skipped when
+    the cache directory is not writable."""
+    path = _marker(step)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"step": step, "seconds": round(seconds, 2)}))
+
+
+def _estimate(step: str) -> float:
+    """The seconds ``step`` took for the most recent other version of the code
+    here, else :data:`TYPICAL_SECONDS`."""
+    from ._numba_cache import cache_base
+    best = None
+    with contextlib.suppress(OSError):
+        for f in cache_base().glob(f"numba-*/warm-{step}.json"):
+            m = f.stat().st_mtime
+            if best is None or m > best[0]:
+                best = (m, f)
+    if best is not None:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            return float(json.loads(best[1].read_text())["seconds"])
+    return TYPICAL_SECONDS.get(step, _DEFAULT_SECONDS)
+
+
+class _KernelNames:
+    """A numba event listener showing the kernel being compiled on a bar."""
+
+    def __init__(self, bar):
+        from numba.core import event
+        self._event = event
+        self.bar = bar
+        self.listener = type("L", (event.Listener,), {
+            "on_start": lambda s, ev: self._show(ev), "on_end": lambda s, ev: None})()
+
+    def _show(self, ev):
+        fn = getattr(ev.data.get("dispatcher"), "py_func", None)
+        if fn is not None and fn.__module__.startswith("dominoai"):
+            self.bar.set_postfix_str(f"{fn.__module__.removeprefix('dominoai.')}.{fn.__name__}",
+                                     refresh=True)
+
+    def __enter__(self):
+        self._event.register("numba:compile", self.listener)
+        return self
+
+    def __exit__(self, *exc):
+        self._event.unregister("numba:compile", self.listener)
+
+
+def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = "the engine",
+                 progress: bool = True, stream=None) -> list[str]:
+    """Run the warm-up ``steps`` in order, saying so when they compile.
+
+    :param steps: ``(name, call)`` pairs; ``call()`` compiles (or loads) the
+        kernels of one part. A step that raises is skipped (its marker is not
+        written): the job itself then reports the error in its own words.
+    :param what: what is compiled, for the message.
+    :param progress: a progress bar over the cold steps (on ``stream``).
+    :param stream: where the message goes (default ``sys.stderr``).
+    :returns: the names of the steps that were cold (an empty list when every
+        step had completed before for this version: nothing is printed then).
+    """
+    stream = sys.stderr if stream is None else stream
+    cold = [name for name, _ in steps if not is_warm(name)]
+    if cold:
+        est = sum(_estimate(name) for name in cold)
+        stream.write(f"dominoai: compiling {what} once for this version, about {est:.0f} s "
+                     f"(later runs load it from the cache)\n")
+        stream.flush()
+    bar = None
+    if cold and progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(cold), desc="compiling", unit="step", file=stream, leave=False,
+                   dynamic_ncols=True, bar_format="{desc} {n}/{total} [{elapsed}]{postfix}")
+    try:
+        with (_KernelNames(bar) if bar is not None else contextlib.nullcontext()):
+            for name, call in steps:
+                if bar is not None and name in cold:
+                    bar.set_description(f"compiling {name}")
+                t0 = time.perf_counter()
+                try:
+                    call()
+                except Exception:
+                    continue
+                if name in cold:
+                    mark_warm(name, time.perf_counter() - t0)
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return cold
+
+
+# ---------------------------------------------------------------- the jobs' steps
+def _play_one_hand(rules, spec: str) -> None:
+    """Play one hand of ``rules`` with ``spec`` in every seat as a tournament
+    worker does (its result and the match scores read too)."""
+    from .bots import make_bot
+    from .game import Match
+    from .tournament import play_hand
+
+    match = Match(rules, seed=0)
+    hand = play_hand(match, [make_bot(spec, 0) for _ in range(rules.players)])
+    res = hand.result
+    (res.points, res.pips, res.winner, res.end, match.scores)
+
+
+def tournament_steps(rules, specs: Sequence[str]) -> list[tuple[str, Callable[[], object]]]:
+    """The warm-up steps of a tournament of ``specs`` under ``rules``: the
+    engine (a hand of ``easy``), then one hand per bot level (a level's
+    parameters change no kernel types, so one step per bot name)."""
+    from functools import partial
+
+    from .bots import parse_spec
+
+    steps = [("engine", partial(_play_one_hand, rules, "easy"))]
+    seen = {"engine"}
+    for spec in specs:
+        try:
+            name = f"bot-{parse_spec(spec)[0]}"
+        except Exception:
+            continue  # a bad spec: the tournament reports it
+        if name == "bot-easy" or name in seen:
+            continue
+        seen.add(name)
+        steps.append((name, partial(_play_one_hand, rules, spec)))
+    return steps
+
+
+def warm_up_tournament(rules, specs: Sequence[str], progress: bool = True, stream=None) -> list[str]:
+    """Compile (or load) every kernel a tournament of ``specs`` under
+    ``rules`` (a :class:`~dominoai.rules.Rules`) uses, in this process and
+    before any worker starts, so the workers load them from the cache; say
+    so when it compiles (:func:`compile_once`). Returns the cold steps."""
+    return compile_once(tournament_steps(rules, specs), progress=progress, stream=stream)
+
+
+def _simulate_zero(rules) -> None:
+    import numpy as np
+
+    from .engine import fast as F
+    F.simulate_fast(rules.vector(), 0, 0, np.zeros(16, np.int64))
+
+
+def warm_up_simulation(rules, progress: bool = True, stream=None) -> list[str]:
+    """Compile (or load) the batch simulation kernel (``dominoai simulate``)."""
+    from functools import partial
+    return compile_once([("simulate", partial(_simulate_zero, rules))], "the batch simulation",
+                        progress=progress, stream=stream)
