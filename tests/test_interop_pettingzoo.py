@@ -96,3 +96,14 @@ def test_illegal_action_and_bad_preset_are_one_line_errors():
         env("blok")
     with pytest.raises(ValueError, match="fives: players must be 2"):
         env("fives", players=4)
+
+
+def test_the_docs_examples_run():
+    """docs/interop.md's python blocks run as one session (the random masked
+    agents example included)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text()
+    blocks = re.findall(r"```python\n(.+?)```", text, re.S)
+    assert len(blocks) == 2
+    exec(compile("\n".join(blocks), "docs/interop.md", "exec"), {})

@@ -336,30 +336,44 @@ class DominoState(pyspiel.State):
         return f"p{player} hand {_tiles(a[O_HAND])} lead {int(self.st[L.S_LEADER])} events {rows}" \
                + (" chance" if self.pending >= 0 else "")
 
-    def resample_from_infostate(self, player_id, probability_sampler=None, seed=None):
+    def resample_from_infostate(self, player_id, probability_sampler=None, seed=None, cache=None):
         """A state ``player_id`` cannot tell from this one, drawn from our
         consistent-world sampler (:class:`dominoai.bots.worlds.Belief`, with
-        inference); in drawing games one of 16 weighted worlds by weight.
-        ``probability_sampler`` (OpenSpiel's) gives the uniform number used to
-        pick among weighted worlds when given.
+        inference). In drawing games, where worlds are weighted, a batch of
+        64 is importance-resampled by weight to 16 worlds. ``cache`` (a dict
+        the caller owns, e.g. one search's) keeps the belief and the unused
+        worlds of a batch per information state, so repeated calls at one
+        root build the belief once; without it each call draws afresh.
+        ``probability_sampler`` (OpenSpiel's) is accepted for the API and not
+        used; ``seed`` seeds the batch (None: fresh entropy).
 
         :raises ValueError: the deal is not complete (nothing to resample yet).
         """
         if not self.started or self.pending >= 0:
             raise ValueError("resample_from_infostate: only after the deal, at a player's turn")
-        from dominoai.bots.worlds import Belief
-        from dominoai.observation import Observation
-        obs = Observation(self.g.rules, self.observation_array(player_id), self.event_rows(), self.rv)
-        if seed is None:
-            seed = int(np.random.default_rng().integers(2**62))
-        b = Belief(obs, inference=True)
-        worlds, w = b.sample(1 if b.unweighted else 16, seed=seed)
-        k = 0
-        if len(worlds) > 1:
-            u = probability_sampler() if callable(probability_sampler) else np.random.default_rng(seed).random()
-            k = min(int(np.searchsorted(np.cumsum(w) / w.sum(), u, side="right")), len(w) - 1)
-        return DominoState(self.g.game, worlds[k], self.event_rows())
-
+        key = (self.g.rules, self.info_string(player_id))
+        keep = cache is not None
+        if not keep:
+            cache = {}
+        ent = cache.get(key)
+        if ent is None:
+            from dominoai.bots.worlds import Belief
+            from dominoai.observation import Observation
+            if len(cache) >= 256:
+                cache.clear()
+            obs = Observation(self.g.rules, self.observation_array(player_id), self.event_rows(), self.rv)
+            ent = cache[key] = [Belief(obs, inference=True), []]
+        belief, buf = ent
+        if not buf:
+            if seed is None:
+                seed = int(np.random.default_rng().integers(2**62))
+            n = 64 if keep else 1 if belief.unweighted else 16
+            worlds, w = belief.sample(n, seed=seed)
+            if not belief.unweighted:
+                pick = np.random.default_rng(seed).choice(len(w), size=16 if keep else 1, p=w / w.sum())
+                worlds = worlds[pick]
+            buf.extend(worlds)
+        return DominoState(self.g.game, buf.pop(), self.event_rows())
 
 
 def _tiles(mask) -> str:
@@ -412,7 +426,8 @@ def load_game(spec: str):
 
 def state_from_observation(game: DominoGame, obs, seed=None) -> DominoState:
     """A state of ``game`` that ``obs``'s seat cannot tell from the true one
-    (a world drawn by our sampler), for a search bot to start from.
+    (a world drawn by our sampler, as :meth:`DominoState.resample_from_infostate`
+    draws them), for a search bot to start from.
 
     :raises ValueError: the observation's rules are not the game's.
     """
@@ -475,12 +490,15 @@ class IsmctsBot(_OpenSpielBot):
         bot = ismcts.ISMCTSBot(game, ev, self.uct_c, self.sims, random_state=rs,
                                max_world_samples=ismcts.UNLIMITED_NUM_WORLD_SAMPLES)
         seeds = np.random.default_rng(self.rng.integers(2**62))
-        bot.set_resampler(lambda s, p: s.resample_from_infostate(p, seed=int(seeds.integers(2**62))))
+        self._cache: dict = {}
+        bot.set_resampler(lambda s, p: s.resample_from_infostate(p, seed=int(seeds.integers(2**62)),
+                                                                 cache=self._cache))
         return bot
 
     def act(self, observation):
-        game = self._game_for(observation)
+        self._game_for(observation)
         self._bot.reset()
+        self._cache.clear()  # one search's beliefs
         return super().act(observation)
 
 
