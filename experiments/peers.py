@@ -58,14 +58,14 @@ def run(name: str, variant: str, bots: list[str], hands: int, seed: int, out: Pa
                              resume=parts.exists(), progress=False)
     pr = res.pairings.iloc[0]
     a, b = bots
-    sign = 1 if pr["a"] == a else -1  # report from the first bot's side
+    sign = 1 if pr["bot_a"] == a else -1  # report from the first bot's side
     lo, hi = sorted((sign * pr["diff_lo"], sign * pr["diff_hi"]))
     ms = median_ms(res.hands)
-    win = res.hands[res.hands["bot"] == a]["won"].mean()
+    win = pr["win_rate"] if sign == 1 else 1 - pr["win_rate"]  # a draw counts half
     return {"comparison": name, "variant": variant, "a": a, "b": b,
-            "deals": int(pr["deals"]), "hands": int(res.hands["match"].nunique()),
+            "deals": int(pr["deals"]), "games": int(pr["games"]),
             "points_diff": sign * pr["points_diff"], "diff_lo": lo, "diff_hi": hi,
-            "a_hand_win": float(win), "a_ms": ms.get(a, float("nan")), "b_ms": ms.get(b, float("nan"))}
+            "a_win_rate": float(win), "a_ms": ms.get(a, float("nan")), "b_ms": ms.get(b, float("nan"))}
 
 
 def main(argv=None) -> int:
