@@ -113,3 +113,49 @@ def test_the_preset_is_the_packages_rules():
     assert (r.players, r.hand_size, r.partnerships, r.boneyard_size) == (4, 7, True, 0)
     assert (r.first_lead, r.first_lead_tile, r.blocked_tie) == ("tile", "6:6", "nobody")
     assert (r.hand_scoring, r.score_own_pair, r.target) == ("others", True, 200)
+
+
+def test_the_packages_players_play_a_hand_as_bots():
+    """Every player (pab with a small sample) plays legal moves through the Bot
+    protocol; the cheat only through act_with_state."""
+    pytest.importorskip("pyspiel")
+    import dominoai.interop  # noqa: F401  (registers the pydominoes-* bots)
+    from dominoai.bots import make_bot
+    specs = ["pydominoes-bota-gorda", "pydominoes-counter", "pydominoes-random:seed=2",
+             "pydominoes-pab:sample_size=1,seed=1", "pydominoes-omniscient"]
+    m = Match("pydominoes", seed=11)
+    h = m.new_hand()
+    bots = {s: make_bot(spec) for s, spec in zip(range(4), specs[1:])}
+    bots[0] = make_bot(specs[0])
+    while not h.over:
+        obs = h.observe(h.seat)
+        b = bots[h.seat]
+        mv = b.act_with_state(obs, m.state_copy()) if getattr(b, "needs_state", False) else b.act(obs)
+        assert mv in obs.legal_moves()
+        h.play(mv)
+    with pytest.raises(TypeError, match="cheats by design"):
+        make_bot("pydominoes-omniscient").act(Match("pydominoes", seed=1).new_hand().observe(0))
+
+
+def test_bota_gorda_plays_the_heaviest_tile():
+    """The package's bota_gorda sorts by pips: after 6:6, the holder of 6:5
+    (11 pips, the heaviest tile that fits a 6) plays it."""
+    import dominoai.interop  # noqa: F401
+    from dominoai.bots import make_bot
+    deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
+            ["6:5", "6:4", "6:0", "3:0", "3:1", "3:2", "3:3"],
+            ["6:3", "6:2", "4:0", "4:1", "4:2", "4:3", "4:4"],
+            ["6:1", "5:0", "5:1", "5:2", "5:3", "5:4", "5:5"]]
+    h = Match("pydominoes").new_hand(deal=deal)
+    h.play(h.legal_moves()[0])  # seat 0 leads 6:6
+    assert h.seat == 1
+    assert str(make_bot("pydominoes-bota-gorda").act(h.observe(1)).tile) == "6:5"
+
+
+def test_a_peer_bot_refuses_another_preset_in_one_line():
+    import dominoai.interop  # noqa: F401
+    from dominoai.bots import make_bot
+    obs = Match("kozel", seed=1).new_hand().observe(0)
+    with pytest.raises(ValueError, match="plays only the preset 'pydominoes'") as e:
+        make_bot("pydominoes-random").act(obs)
+    assert "\n" not in str(e.value)
