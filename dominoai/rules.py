@@ -228,6 +228,18 @@ def _openspiel_team(players: int) -> dict:
                 hand_scoring="others", winner_by="lightest", match_hands=1, target=1)
 
 
+def _pydominoes(players: int) -> dict:
+    # dominoes 6.1 (PyPI), dominoes/game.py Game.make_move and dominoes/series.py:
+    # the pair that goes out, or the lighter pair of a blocked game, scores every
+    # pip left (its own included); a blocked tie scores nothing; the 6:6 leads the
+    # first hand; a series is played to 200. Its next-hand lead (the blocker if
+    # its pair won, the previous leader on a tie, else the seat after the
+    # blocker) has no Rules field: "winner" is the nearest (docs/interop.md).
+    return dict(players=players, hand_size=7, partnerships=True, first_lead="tile",
+                first_lead_tile="6:6", next_lead="winner", hand_scoring="others",
+                score_own_pair=True, blocked_tie="nobody", target=200)
+
+
 # name -> (builder, default players, allowed players, seed / source)
 PRESETS: dict[str, tuple] = {
     "draw": (_draw, 2, (2, 4), "seed 000 (Draw)"),
@@ -239,6 +251,7 @@ PRESETS: dict[str, tuple] = {
     "dominoball": (_dominoball, 2, (2, 2), "seed 003 (Доминбол)"),
     "openspiel_block": (_openspiel_block, 2, (2, 2), "OpenSpiel python_block_dominoes"),
     "openspiel_team": (_openspiel_team, 4, (4, 4), "OpenSpiel python_team_dominoes"),
+    "pydominoes": (_pydominoes, 4, (4, 4), "the dominoes package 6.1 (PyPI)"),
 }
 
 

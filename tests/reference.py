@@ -100,7 +100,7 @@ def round5(x: int) -> int:
 
 PRESETS = (
     "draw", "block", "all_fives", "fives", "kozel", "express", "dominoball",
-    "openspiel_block", "openspiel_team",
+    "openspiel_block", "openspiel_team", "pydominoes",
 )
 _ALLOWED_OVERRIDES = {"players", "hand_size", "target", "partnerships", "first_lead"}
 
@@ -119,15 +119,15 @@ class _Config:
         allowed_players = {
             "draw": (2, 3, 4), "block": (2, 3, 4), "all_fives": (2, 3, 4), "fives": (2,),
             "kozel": (4,), "express": (2, 3, 4), "dominoball": (2,),
-            "openspiel_block": (2,), "openspiel_team": (4,),
+            "openspiel_block": (2,), "openspiel_team": (4,), "pydominoes": (4,),
         }[p]
-        default_players = {"kozel": 4, "openspiel_team": 4}.get(p, 2)
+        default_players = {"kozel": 4, "openspiel_team": 4, "pydominoes": 4}.get(p, 2)
         n = overrides.get("players", default_players)
         if not isinstance(n, int) or isinstance(n, bool) or n not in allowed_players:
             raise ValueError(f"{p}: players must be one of {allowed_players}, got {n!r}")
         self.players = n
 
-        inherent_pairs = p in ("kozel", "openspiel_team")
+        inherent_pairs = p in ("kozel", "openspiel_team", "pydominoes")
         pairs = overrides.get("partnerships", inherent_pairs)
         if not isinstance(pairs, bool):
             raise ValueError(f"{p}: partnerships must be true/false, got {pairs!r}")
@@ -162,6 +162,8 @@ class _Config:
             tg = 101
         elif p == "express":
             tg = 100
+        elif p == "pydominoes":
+            tg = 200  # dominoes 6.1, series.py: Series(target_score=200)
         else:
             tg = None  # one-hand matches
         if "target" in overrides:
@@ -173,7 +175,8 @@ class _Config:
         # first lead: 'lot' (leader given, any tile), 'highest_double' (holder leads it),
         # 'one_one' (holder of 1:1 leads it), 'seat0' (seat 0, any tile)
         first = {"fives": "highest_double", "express": "highest_double", "kozel": "one_one",
-                 "openspiel_block": "seat0", "openspiel_team": "seat0"}.get(p, "lot")
+                 "openspiel_block": "seat0", "openspiel_team": "seat0",
+                 "pydominoes": "six_six"}.get(p, "lot")
         if "first_lead" in overrides:
             fl = overrides["first_lead"]
             if p not in ("draw", "block", "all_fives", "fives") or fl not in ("lot", "highest_double"):
@@ -183,7 +186,8 @@ class _Config:
         # next hands: 'winner' (previous winner, else seat after previous leader),
         # 'after_leader', 'last_player' (kozel), None (one-hand match)
         self.next_lead = {"draw": "winner", "block": "winner", "all_fives": "winner", "fives": "winner",
-                          "kozel": "last_player", "express": "after_leader"}.get(p)
+                          "kozel": "last_player", "express": "after_leader",
+                          "pydominoes": "winner"}.get(p)
         self.one_hand = p in ("dominoball", "openspiel_block", "openspiel_team")
         self.ends_scoring = p in ("all_fives", "fives", "dominoball")
         self.spinner = {"all_fives": "first_double", "dominoball": "base"}.get(p)
@@ -279,6 +283,9 @@ class RefMatch:
             if not holders:
                 raise ValueError("nobody holds 1:1")
             ruled, forced_lead = holders[0], ONE_ONE
+        elif rule == "six_six":  # pydominoes: the holder of 6:6 leads it
+            ruled = next(s for s, h in enumerate(deal) if SIX_SIX in h)
+            forced_lead = SIX_SIX
         elif rule == "highest_double":
             best = None
             for s, h in enumerate(deal):
@@ -583,7 +590,7 @@ class RefMatch:
             self.scores[side] += points[side]
         self._result = {"end": how, "winner": winner, "points": list(self._hand_points), "pips": pips}
         self.prev_leader = self.leader
-        self.prev_winner = winner
+        self.prev_winner = self._win_seat if c.preset == "pydominoes" else winner
         self.prev_last_player = self._last_player
         self._check_match_end(winner)
 
@@ -675,6 +682,24 @@ class RefMatch:
                     return None, points
                 w = 0 if pips[0] < pips[1] else 1
                 points[w] = strikes(pips[0] + pips[1])
+            return w, points
+
+        if p == "pydominoes":
+            # dominoes 6.1, game.py Game.make_move: the pair that goes out, or the
+            # lighter pair when blocked, scores every pip left; a tie scores nothing.
+            # The next leader ("winner"): the seat that went out, or the lightest
+            # seat of the winning pair (first after the leader on equal pips).
+            pair = [pips[0] + pips[2], pips[1] + pips[3]]
+            if how == "domino":
+                w, self._win_seat = c.side(out_seat), out_seat
+            elif pair[0] == pair[1]:
+                self._win_seat = None
+                return None, points
+            else:
+                w = 0 if pair[0] < pair[1] else 1
+                order = [(self.leader + k) % n for k in range(n)]
+                self._win_seat = min((s for s in order if c.side(s) == w), key=lambda s: pips[s])
+            points[w] = total
             return w, points
 
         if p in ("openspiel_block", "openspiel_team"):

@@ -260,6 +260,7 @@ REQUIRED = {
                              "alone-00"},
     "openspiel_block": _COMMON | {"match-drawn"},
     "openspiel_team": _COMMON | {"match-drawn"},
+    "pydominoes": _COMMON,
 }
 
 

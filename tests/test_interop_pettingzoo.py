@@ -1,0 +1,109 @@
+"""The PettingZoo AEC environment of every preset (issue 12;
+dominoai/interop/pettingzoo.py): PettingZoo's own api_test, masks, rewards
+in points, and one-line errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("pyspiel")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from dominoai import Match  # noqa: E402
+from dominoai.interop.pettingzoo import env  # noqa: E402
+from dominoai.moves import Move  # noqa: E402
+from dominoai.rules import PRESETS  # noqa: E402
+
+
+def _counts():
+    for p, (_, _, (lo, hi), _) in PRESETS.items():
+        for n in sorted({lo, hi}):
+            yield p, n
+
+
+@pytest.mark.parametrize("preset,players", list(_counts()))
+def test_api_test_every_preset(preset, players):
+    api_test(env(preset, players=players), num_cycles=200)
+
+
+def _random_masked_hand(e, seed):
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        total[agent] += reward
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+def test_rewards_are_the_hands_points_replayed_in_the_engine():
+    """Replay the environment's moves in a Match with the same deal: each
+    agent's reward is its side's points minus the other side's."""
+    e = env("openspiel_block")
+    for seed in range(20):
+        e.reset(seed=seed)
+        st = e.state_
+        deal = [list(st.dealt[:7]), list(st.dealt[7:14])]
+        h = Match("openspiel_block").new_hand(deal=deal)
+        rng = np.random.default_rng(seed)
+        rewards = {a: 0.0 for a in e.possible_agents}
+        for agent in e.agent_iter():
+            obs, r, term, trunc, _ = e.last()
+            rewards[agent] += r
+            if term or trunc:
+                e.step(None)
+                continue
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            assert Move.from_code(a) in h.legal_moves()
+            h.play(Move.from_code(a))
+            e.step(a)
+        p = h.result.points
+        assert rewards == {"player_0": p[0] - p[1], "player_1": p[1] - p[0]}
+
+
+def test_mask_is_the_legal_moves():
+    e = env("draw", players=3)
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    legal = e.state_.legal_actions()
+    assert np.flatnonzero(obs["action_mask"]).tolist() == legal
+    assert obs["observation"].dtype == np.float32
+    other = next(a for a in e.possible_agents if a != e.agent_selection)
+    assert e.observe(other)["action_mask"].sum() == 0
+
+
+def test_a_random_masked_hand_every_preset_sums_as_the_rules_say():
+    for preset in ("block", "kozel", "dominoball"):
+        total = _random_masked_hand(env(preset), 3)
+        if preset != "kozel":
+            assert sum(total.values()) == 0.0  # two sides: zero-sum
+
+
+def test_illegal_action_and_bad_preset_are_one_line_errors():
+    e = env("block")
+    e.reset(seed=0)
+    with pytest.raises(ValueError, match=f"illegal action 111 for {e.agent_selection}") as err:
+        e.step(111 if 111 not in e.state_.legal_actions() else 0)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="unknown preset 'blok'"):
+        env("blok")
+    with pytest.raises(ValueError, match="fives: players must be 2"):
+        env("fives", players=4)
+
+
+def test_the_docs_examples_run():
+    """docs/interop.md's python blocks run as one session (the random masked
+    agents example included)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "interop.md").read_text()
+    blocks = re.findall(r"```python\n(.+?)```", text, re.S)
+    assert len(blocks) == 2
+    exec(compile("\n".join(blocks), "docs/interop.md", "exec"), {})
