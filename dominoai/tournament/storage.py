@@ -195,7 +195,7 @@ def assemble(tables: list, with_matches: bool) -> tuple[pd.DataFrame, pd.DataFra
 # ------------------------------------------------------------------ results
 @dataclass
 class TournamentResult:
-    """What :func:`run_tournament` returns (or :func:`load_results` reads).
+    """What :func:`~dominoai.tournament.run.run_tournament` returns (or :func:`load_results` reads).
 
     ``hands``: the hands table (module docstring); ``matches``: the matches
     table when whole matches were played, else None; ``config``: the
@@ -262,7 +262,7 @@ class TournamentResult:
 
 
 def load_results(path) -> TournamentResult:
-    """A results file written by :func:`run_tournament` (``.parquet`` or
+    """A results file written by :func:`~dominoai.tournament.run.run_tournament` (``.parquet`` or
     ``.csv``; the matches table beside it is read when present)."""
     path = Path(path)
     hands = read_table(path)
