@@ -85,18 +85,42 @@ def ratings(df: pd.DataFrame, ax=None, n_boot: int = 200, seed: int = 0):
     return ax
 
 
+def _unit_and_sign(df: pd.DataFrame) -> tuple[str, bool]:
+    """The unit of the points (:attr:`Rules.points_unit
+    <dominoai.rules.Rules.points_unit>`) and whether low is good
+    (:attr:`Rules.low_is_good <dominoai.rules.Rules.low_is_good>`) of the
+    preset in the table's ``variant`` column; ``("points", False)`` when the
+    table holds no single known preset."""
+    from .rules import PRESETS, get_rules
+    variants = pd.unique(df["variant"]) if "variant" in df.columns else []
+    if len(variants) != 1 or variants[0] not in PRESETS:
+        return "points", False
+    players = int(df["players"].iloc[0]) if "players" in df.columns else None
+    try:
+        rules = get_rules(variants[0], **({"players": players} if players is not None else {}))
+    except ValueError:
+        rules = get_rules(variants[0])
+    return rules.points_unit, rules.low_is_good
+
+
 def points_distribution(df: pd.DataFrame, ax=None, column: str = "margin"):
     """Distribution of points per hand for each bot (default ``margin``: its
-    side's points minus the other sides' mean) as box plots with the mean
-    marked."""
+    side's points minus the other sides' mean, the sign turned where low is
+    good, so higher is better) as box plots with the mean marked. The axis
+    names the preset's unit (points, recorded points, strikes: read from
+    the ``variant`` column)."""
     ax = _axes(ax)
     names = [str(b) for b in pd.unique(df["bot"])]
     data = [df.loc[df["bot"] == b, column].to_numpy(float) for b in names]
     ax.boxplot(data, showmeans=True, showfliers=False)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=30, ha="right")
     ax.axhline(0, color="grey", lw=0.8, ls=":")
-    ax.set_ylabel("points per hand" + (" (own minus others)" if column == "margin" else ""))
-    ax.set_title("Points per hand")
+    unit, low_is_good = _unit_and_sign(df)
+    how = ""
+    if column == "margin":
+        how = " (others minus own)" if low_is_good else " (own minus others)"
+    ax.set_ylabel(f"{unit} per hand{how}")
+    ax.set_title(f"{unit.capitalize()} per hand")
     return ax
 
 
@@ -106,7 +130,7 @@ def plot_results(results, out=None):
     table; saved to ``out`` when given (``.png``, ``.pdf``, ``.svg``).
     Returns the figure."""
     import matplotlib.pyplot as plt
-    from .tournament.run import TournamentResult, load_results
+    from .tournament.storage import TournamentResult, load_results
     matches = None
     if isinstance(results, (str, Path)):
         results = load_results(results)

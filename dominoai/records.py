@@ -607,7 +607,7 @@ def _side_name(rules: Rules, side: int) -> str:
 def _summary(res: ReplayResult) -> str:
     match, rec = res.match, res.record
     r = match.rules
-    unit = {"strikes": "strikes", "losers_record": "recorded"}.get(r.hand_scoring, "points")
+    unit = r.points_unit  # points, recorded points or strikes
     seats = ""
     if rec is not None and rec.seats:
         seats = " (" + ", ".join(f"{i}: {s}" for i, s in enumerate(rec.seats)) + ")"

@@ -42,6 +42,9 @@ _BLOCKED_TIE = {"nobody": L.TIE_NOBODY, "leader_order": L.TIE_LEADER_ORDER}
 _WINNER_BY = {"domino_or_lightest": L.WIN_DOMINO_OR_LIGHTEST, "lightest": L.WIN_LIGHTEST}
 _TARGET_MODE = {"reach_wins": L.TARGET_REACH_WINS, "reach_loses": L.TARGET_REACH_LOSES}
 
+# hand_scoring -> the unit of points and scores (Rules.points_unit)
+_POINTS_UNITS = {"losers_record": "recorded points", "strikes": "strikes"}
+
 _CHOICES = {
     "spinner": _SPINNER,
     "end_scoring": _END_SCORING,
@@ -133,6 +136,44 @@ class Rules:
     def boneyard_size(self) -> int:
         """Tiles left undealt (the boneyard at the deal)."""
         return N_TILES - self.players * self.hand_size
+
+    @property
+    def low_is_good(self) -> bool:
+        """Whether a side wants to score less than the others: the match
+        ``target`` is one to avoid (``target_mode="reach_loses"``; Kozel,
+        seed 002: the first pair to record 101 loses the match). Every
+        harness turns its signs by this one property: a margin, a value or
+        a "more points" comparison is then "better" in every variant.
+
+        >>> get_rules("kozel").low_is_good, get_rules("draw").low_is_good
+        (True, False)
+        """
+        return self.target_mode == "reach_loses"
+
+    @property
+    def points_unit(self) -> str:
+        """What the numbers in ``points`` and ``scores`` count, as a plural
+        noun for labels: ``"strikes"`` where hands score strikes
+        (``hand_scoring="strikes"``; Dominoball, seed 003: a strike per 5,
+        net of replacement costs), ``"recorded points"`` where the losers of
+        a hand record its points (``hand_scoring="losers_record"``; Kozel,
+        seed 002), else ``"points"`` (seeds 000 and 004, OpenSpiel).
+        :attr:`points_unit_one` is its singular.
+
+        >>> [get_rules(p).points_unit for p in ("draw", "kozel", "dominoball")]
+        ['points', 'recorded points', 'strikes']
+        """
+        return _POINTS_UNITS.get(self.hand_scoring, "points")
+
+    @property
+    def points_unit_one(self) -> str:
+        """The singular of :attr:`points_unit` (``"point"``, ``"recorded
+        point"``, ``"strike"``), for a count of one.
+
+        >>> get_rules("dominoball").points_unit_one
+        'strike'
+        """
+        return self.points_unit[:-1]
 
     def side_of(self, seat: int) -> int:
         """The side (seat, or pair ``seat % 2``) a seat scores for."""

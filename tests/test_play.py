@@ -117,6 +117,46 @@ def test_other_variants_play_through(tmp_path, variant, kw):
     no_traceback(out)
 
 
+from dominoai.bots import BaseBot, register_bot  # noqa: E402
+
+SEEN = []
+
+
+@register_bot("play_peeker")
+class PlayPeeker(BaseBot):
+    """A bot that declares ``needs_state``: the game must hand it the true
+    state, as the tournament does (``act`` alone refuses, like omniscient)."""
+
+    name = "play_peeker"
+    needs_state = True
+
+    def act(self, obs):  # pragma: no cover - must not be called
+        raise TypeError("play_peeker needs the state")
+
+    def act_with_state(self, obs, st):
+        from dominoai.engine import layout as L
+        from dominoai.observation import O_HAND
+        SEEN.append((int(obs.array[O_HAND]), int(st[L.S_HAND + obs.seat])))
+        return obs.legal_moves()[0]
+
+
+def test_a_bot_that_needs_the_state_gets_it(tmp_path):
+    SEEN.clear()
+    code, out = run_game(tmp_path, ONES, variant="block", seed=3, target=10, opponents="play_peeker")
+    assert code == 0 and "=== Match over:" in out and "failed" not in out
+    assert SEEN and all(own_obs == own_st for own_obs, own_st in SEEN)
+
+
+@pytest.mark.parametrize("variant, line", [
+    ("kozel", "Recorded: your pair 0 · their pair 0   (low is good: the first pair to 101 loses)"),
+    ("dominoball", "Strikes: you 0 · seat 1 0   goals 0 : 0"),
+    ("draw", "Score: you 0 · seat 1 0   (target 100, checked after each hand)"),
+])
+def test_score_line_names_the_unit(tmp_path, variant, line):
+    code, out = run_game(tmp_path, "", variant=variant, seed=1, opponents="easy")
+    assert code == 0 and line in out
+
+
 def test_partner_levels():
     assert partner_spec("easy") == "hard"
     assert partner_spec("medium") == "hard"

@@ -376,3 +376,49 @@ def test_lead_event_reads_as_a_lead_in_its_orientation():
     h2 = Match("block", seed=0).new_hand(deal=deal, leader=0)
     h2.play("6:4")
     assert str(h2.events[0]) == "seat 0 leads 6:4"
+
+
+# ---------------------------------------------------------------- derived names
+# RULES.md: Kozel (seed 002) records the losers' points and the first pair to
+# the target loses; Dominoball (seed 003) counts strikes; every other preset
+# scores points that a side wants to have more of.
+UNITS = {"draw": "points", "block": "points", "all_fives": "points", "fives": "points",
+         "kozel": "recorded points", "express": "points", "dominoball": "strikes",
+         "openspiel_block": "points", "openspiel_team": "points"}
+
+
+@pytest.mark.parametrize("preset", sorted(UNITS))
+def test_points_unit_and_low_is_good_per_preset(preset):
+    r = get_rules(preset)
+    assert r.points_unit == UNITS[preset]
+    assert r.points_unit_one == {"points": "point", "recorded points": "recorded point",
+                                 "strikes": "strike"}[UNITS[preset]]
+    assert r.low_is_good is (preset == "kozel")
+
+
+def test_low_is_good_follows_the_target_not_the_hand_scoring():
+    # the match target decides who wins; the unit follows what a hand scores
+    assert get_rules("kozel", target_mode="reach_wins").low_is_good is False
+    assert get_rules("kozel", target_mode="reach_wins").points_unit == "recorded points"
+    r = get_rules("kozel", hand_scoring="others")
+    assert r.low_is_good is True and r.points_unit == "points"
+    r = get_rules("dominoball", end_scoring="none")
+    assert r.points_unit == "strikes" and r.low_is_good is False
+
+
+@pytest.mark.parametrize("preset, overrides", [("kozel", {"target": 12}), ("draw", {"target": 12})])
+def test_low_is_good_agrees_with_who_wins_the_match(preset, overrides):
+    """Played to the end (first legal move each turn): where low is good the
+    winner is the side below the target, else the side at or above it."""
+    m = Match(preset, seed=3, **overrides)
+    while not m.finished:
+        h = m.new_hand()
+        while not h.over:
+            h.play(h.legal_moves()[0])
+    w = m.winner
+    assert w is not None
+    s, target = m.scores, m.rules.target
+    if m.rules.low_is_good:
+        assert s[w] < target <= s[1 - w]
+    else:
+        assert s[1 - w] < target <= s[w]

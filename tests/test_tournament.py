@@ -72,9 +72,11 @@ SEEN_STATES = []
 
 @register_bot("peeker")
 class PeekerBot(BaseBot):
-    """An 'omniscient'-style bot: the harness must hand it the true state."""
+    """An 'omniscient'-style bot: it declares ``needs_state``, so the harness
+    must hand it the true state."""
 
     name = "peeker"
+    needs_state = True
 
     def act(self, obs):  # pragma: no cover - must not be called
         raise AssertionError("act_with_state should have been used")
@@ -268,6 +270,63 @@ def test_omniscient_bot_gets_the_true_state():
         assert own_obs == own_st and other != 0
 
 
+class _Plain:
+    """A bot with an ``act_with_state`` method but no ``needs_state``: the
+    method alone does not make the harness hand it the state."""
+
+    def __init__(self):
+        self.calls = []
+
+    def act(self, obs):
+        self.calls.append("act")
+        return obs.legal_moves()[0]
+
+    def act_with_state(self, obs, st):  # pragma: no cover - must not be called
+        self.calls.append("act_with_state")
+        return obs.legal_moves()[0]
+
+
+def test_needs_state_is_the_one_signal():
+    from dominoai.tournament import decide
+    m = Match("block", seed=1)
+    h = m.new_hand()
+    plain = _Plain()
+    decide(plain, h.observe(h.seat), m)
+    assert plain.calls == ["act"]
+    plain.needs_state = True
+    decide(plain, h.observe(h.seat), m)
+    assert plain.calls == ["act", "act_with_state"]
+
+
+def test_margins_turn_the_sign_where_low_is_good():
+    from dominoai.tournament.loop import margins
+    # two sides: own minus other; three seats: own minus the mean of the others
+    assert margins(get_rules("draw"), (14, 0)) == [14.0, -14.0]
+    assert margins(get_rules("draw", players=3), (0, 9, 3)) == [-6.0, 7.5, -1.5]
+    # Kozel: the pair that recorded 25 is 25 worse off
+    assert margins(get_rules("kozel"), (25, 0)) == [-25.0, 25.0]
+    # the sign follows the target, not what a hand scores
+    assert margins(get_rules("kozel", target_mode="reach_wins"), (25, 0)) == [25.0, -25.0]
+
+
+def test_kozel_margin_is_better_for_the_pair_that_recorded_less():
+    res = run_tournament("kozel", ["easy", "medium"], hands=3, seed=2, progress=False)
+    for _, g in res.hands.groupby(["match", "hand"]):
+        pts = g.groupby("side")["points"].first()
+        marg = g.groupby("side")["margin"].first()
+        assert marg[0] == pts[1] - pts[0] and marg[1] == pts[0] - pts[1]
+
+
+def test_the_package_exports_the_split_modules_names():
+    import dominoai.tournament as T
+    from dominoai.tournament import loop, run, storage
+    assert len(T.__all__) == len(set(T.__all__))
+    assert all(hasattr(T, n) for n in T.__all__)
+    assert T.decide is loop.decide and T.play_hand is loop.play_hand and T.BotFailure is loop.BotFailure
+    assert T.load_results is storage.load_results and T.TournamentResult is storage.TournamentResult
+    assert T.run_tournament is run.run_tournament and T.reproduce is run.reproduce
+
+
 # ---------------------------------------------------------------- resume
 SCRIPT = """
 import time
@@ -450,6 +509,22 @@ def test_plots(tmp_path):
     run_tournament("draw", ["easy", "medium"], hands=5, progress=False, out=out)
     plots.plot_results(out, tmp_path / "fig.png")
     assert (tmp_path / "fig.png").stat().st_size > 1000
+
+
+def test_points_distribution_names_the_unit_and_the_sign():
+    import matplotlib
+    matplotlib.use("Agg")
+    from dominoai import plots
+
+    def table(variant, players):
+        return pd.DataFrame({"variant": variant, "players": players, "bot": ["A", "B"],
+                             "points": [5, 2], "margin": [3.0, -3.0]})
+    ax = plots.points_distribution(table("kozel", 4))
+    assert ax.get_ylabel() == "recorded points per hand (others minus own)"
+    assert ax.get_title() == "Recorded points per hand"
+    assert plots.points_distribution(table("dominoball", 2)).get_ylabel() == "strikes per hand (own minus others)"
+    assert plots.points_distribution(table("draw", 3)).get_ylabel() == "points per hand (own minus others)"
+    assert plots.points_distribution(table("draw", 2), column="points").get_ylabel() == "points per hand"
 
 
 # ---------------------------------------------------------------- dask

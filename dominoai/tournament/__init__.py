@@ -11,13 +11,31 @@
 ('easy', 'medium', 16)
 
 - :mod:`.schedule`: pairings (tables), seat rotations, seeds, batches;
-- :mod:`.run`: :func:`run_tournament`, the play loop, parts and resume;
+- :mod:`.loop`: the play loop: :func:`decide`, :func:`play_hand`,
+  :func:`play_match`, one batch of games in a worker (no pandas);
+- :mod:`.storage`: the tables' schemas, part files, the manifest, results
+  files, :class:`TournamentResult` and :func:`load_results`;
+- :mod:`.run`: :func:`run_tournament` (joblib backends, resume) and
+  :func:`reproduce`;
 - :mod:`.stats`: Wilson intervals, the paired duplicate interval, ratings.
+
+The names below are imported from their module on first use, so that
+``import dominoai.tournament.loop`` (the terminal game's play loop) does not
+load pandas and pyarrow.
 """
-from .run import (BotError, BotFailure, TournamentResult, decide, load_results, play_hand, play_match,
-                  reproduce, run_tournament)
-from .schedule import Schedule, Table, make_schedule, pairings, rotations, seating
-from .stats import bradley_terry, outcomes, paired_ci, pairing_stats, ratings, wilson, win_matrix
+from __future__ import annotations
+
+import importlib
+
+_WHERE = {
+    "run_tournament": "run", "BotError": "run", "reproduce": "run",
+    "TournamentResult": "storage", "load_results": "storage",
+    "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
+    "Schedule": "schedule", "Table": "schedule", "make_schedule": "schedule", "pairings": "schedule",
+    "rotations": "schedule", "seating": "schedule",
+    "wilson": "stats", "paired_ci": "stats", "outcomes": "stats", "pairing_stats": "stats",
+    "win_matrix": "stats", "bradley_terry": "stats", "ratings": "stats",
+}
 
 __all__ = [
     "run_tournament", "TournamentResult", "load_results", "BotError", "BotFailure", "reproduce",
@@ -25,3 +43,16 @@ __all__ = [
     "Schedule", "Table", "make_schedule", "pairings", "rotations", "seating",
     "wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry", "ratings",
 ]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # once: later look-ups find it directly
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

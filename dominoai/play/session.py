@@ -1,0 +1,296 @@
+"""The game loop of ``dominoai play``: a match between the human and bots.
+
+:func:`play_game` ties the parts together: a :class:`Session` holds the
+match, the bots and the data directory; it draws the table through
+:class:`~dominoai.play.display.TableView`, reads answers through
+:class:`~dominoai.play.input.Answers`, saves after the deal and after every
+move (:mod:`~dominoai.play.saving`) and counts the finished match in the
+stats (:mod:`~dominoai.play.stats`). A bot is asked for its move as in a
+tournament (:func:`~dominoai.tournament.loop.decide`: a bot that declares
+``needs_state`` gets the true state). In partnership presets (Kozel, Express
+in pairs) the human's partner plays at least ``hard`` (seed 002):
+:func:`partner_spec`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from ..game import Hand, Match
+from ..rules import get_rules
+from ..tournament.loop import decide
+from .display import TableView
+from .errors import BotFailed, PlayError, Retry, Stop
+from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
+from .saving import MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match, user_data_path
+from .stats import format_stats, hands_won, level_name, record_match, variant_key
+
+__all__ = ["play_game", "partner_spec", "Session", "setup_new", "DEFAULT_VARIANT", "DEFAULT_OPPONENTS"]
+
+DEFAULT_VARIANT = "draw"
+DEFAULT_OPPONENTS = "medium"
+
+
+def partner_spec(opponents: str) -> str:
+    """The human's partner in partnership presets: at least ``hard`` (seed
+    002: Max plays at least "Сложный"); stronger opponents' level otherwise.
+
+    >>> partner_spec("easy"), partner_spec("medium:seed=3"), partner_spec("insane")
+    ('hard', 'hard', 'insane')
+    """
+    from ..bots import parse_spec
+    name, _ = parse_spec(opponents)
+    return "hard" if name in ("easy", "medium") else opponents
+
+
+def _new_seed() -> int:
+    return int(np.random.SeedSequence().entropy % (1 << 63))
+
+
+def _bot_seeds(seed: int, players: int) -> list[int]:
+    return [int(c.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
+            for c in np.random.SeedSequence(seed).spawn(players)]
+
+
+class Session:
+    """One play session: the match, the bots, the streams, the save file.
+
+    ``meta`` is the save's ``"play"`` entry (:mod:`~dominoai.play.saving`);
+    ``bots`` maps each bot's seat to the bot.
+    """
+
+    def __init__(self, match: Match, meta: dict, bots: dict, directory: Path,
+                 stdin: TextIO, stdout: TextIO):
+        self.match = match
+        self.rules = match.rules
+        self.meta = meta
+        self.seat = int(meta["seat"])
+        self.bots = bots
+        self.dir = directory
+        self.path = directory / MATCH_FILE
+        self.view = TableView(match, self.seat, stdout)
+        self.answers = Answers(stdin, self.view)
+
+    def save(self) -> None:
+        """Save the match as it stands (:func:`~dominoai.play.saving.save_match`).
+
+        :raises PlayError: it cannot be written.
+        """
+        save_match(self.path, self.match, self.meta)
+
+    # -- hands and turns
+    def start_hand(self) -> Hand:
+        hand = self.match.new_hand()
+        self.save()
+        self.view.show_hand_start(hand)
+        return hand
+
+    def bot_turn(self, hand: Hand) -> None:
+        seat = hand.seat
+        bot = self.bots[seat]
+        self.view.out.flush()  # show what happened so far while the bot thinks
+        try:
+            move = decide(bot, hand.observe(seat), self.match)
+            before = hand.points
+            hand.play(move)
+        except Exception as e:  # a bot that fails must not lose the match
+            raise BotFailed(f"the bot at seat {seat} ({self.meta['bots'][seat]}) failed: "
+                             f"{type(e).__name__}: {e}") from None
+        self.save()
+        after = hand.points
+        self.view.flush_events(hand, tuple(a - b for a, b in zip(after, before)) if not hand.over else None)
+
+    def human_turn(self, hand: Hand) -> None:
+        self.view.flush_events(hand)
+        moves = hand.legal_moves()
+        self.view.show_table(hand)
+        self.view.show_moves(hand, moves)
+        while True:
+            text = self.answers.ask("Your move: ")
+            low = text.lower()
+            if not low:
+                self.view.say("Type the number of a move, a tile like 6:4, or help.")
+                continue
+            if low in HELP_WORDS:
+                self.view.say(HELP_TEXT)
+                continue
+            if low in SHOW_WORDS:
+                self.view.show_table(hand)
+                self.view.show_moves(hand, moves)
+                continue
+            try:
+                move = self.answers.parse_answer(hand, moves, text)
+            except Retry as e:
+                self.view.say(str(e))
+                continue
+            if move is None:  # went back from the end question
+                self.view.show_moves(hand, moves)
+                continue
+            break
+        before = hand.points
+        hand.play(move)
+        self.save()
+        after = hand.points
+        self.view.flush_events(hand, tuple(a - b for a, b in zip(after, before)) if not hand.over else None)
+
+    # -- the match
+    def finish(self) -> None:
+        """The match is over: show it, count it in the stats, remove the save."""
+        outcome = self.view.show_match_over()
+        variant, level = self.meta["variant"], self.meta["level"]
+        won = hands_won(self.match)[self.view.side]
+        stats = record_match(self.dir, variant, level, outcome, len(self.match.hands), won, self.view.say)
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as err:
+            self.view.say(f"(The finished match could not be removed from {self.path}: {err.strerror or err}.)")
+        self.view.say()
+        self.view.say(format_stats(stats, variant, level))
+
+    def run(self, resumed: bool) -> int:
+        hand = self.match.current
+        if resumed and hand is not None:
+            self.view.show_resumed(hand)
+        while True:
+            hand = self.match.current
+            if hand is None or hand.over:
+                if hand is not None and not self.view.shown_result:
+                    self.view.show_result(hand)
+                if self.match.finished:
+                    self.finish()
+                    return 0
+                if hand is not None:
+                    self.answers.ask("Press Enter for the next hand (or quit): ")
+                hand = self.start_hand()
+                continue
+            if hand.seat == self.seat:
+                self.human_turn(hand)
+            else:
+                self.bot_turn(hand)
+
+
+def setup_new(variant, players, opponents, seat, seed, overrides) -> tuple[Match, dict]:
+    from ..bots import make_bot
+    variant = DEFAULT_VARIANT if variant is None else variant
+    opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
+    if players is not None:
+        overrides = {"players": players, **overrides}
+    try:
+        rules = get_rules(variant, **overrides)
+    except (ValueError, TypeError) as e:
+        raise PlayError(str(e)) from None
+    seat = 0 if seat is None else seat
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
+        raise PlayError(f"--seat must be a seat 0..{rules.players - 1} (got {seat!r})")
+    seed = _new_seed() if seed is None else int(seed)
+    partner = partner_spec(opponents) if rules.partnerships else None
+    try:
+        level = level_name(opponents)
+        specs: list = [None] * rules.players
+        for s in range(rules.players):
+            if s != seat:
+                specs[s] = partner if rules.partnerships and s == (seat + 2) % 4 else opponents
+                make_bot(specs[s])  # check the spec now
+    except ValueError as e:
+        raise PlayError(str(e)) from None
+    meta = {"format": PLAY_FORMAT, "seat": int(seat), "opponents": opponents, "level": level,
+            "partner": partner, "bots": specs, "variant": variant_key(rules), "seed": seed}
+    return Match(rules, seed=seed), meta
+
+
+def play_game(variant: str | None = None, players: int | None = None, opponents: str | None = None,
+              seat: int | None = None, seed: int | None = None, data_dir: "str | os.PathLike | None" = None,
+              stdin: TextIO | None = None, stdout: TextIO | None = None, resume: bool = False,
+              **rules_overrides: Any) -> int:
+    """Play a match against bots, reading answers from ``stdin`` and writing
+    to ``stdout`` (default: the process's). Returns the exit code: 0 when
+    the match ends, or when the human quits or input ends (the match is
+    saved; ``resume=True`` goes on with it); 1 when a bot fails (reported,
+    the match saved before its move); 130 on Ctrl-C (saved too).
+
+    :param variant: a preset (default ``draw``); ``players``: its player
+        count (default: the preset's); ``rules_overrides``: other
+        :class:`~dominoai.rules.Rules` fields (e.g. ``target=20``).
+    :param opponents: a bot spec (``easy``, ``medium``, ``hard``, ``insane``
+        or any registered bot, with parameters); default ``medium``.
+    :param seat: the human's seat (default 0).
+    :param seed: seeds the deals and the bots (default: fresh entropy).
+    :param data_dir: where the saved match and the stats live (default:
+        :func:`user_data_path`).
+    :param resume: continue the saved match; ``variant``, ``players``,
+        ``opponents``, ``seat`` and rules overrides are then taken from it.
+    :raises PlayError: bad options, no saved match to continue, an
+        unreadable save, or a save that cannot be written.
+    """
+    from ..bots import make_bot
+    out = sys.stdout if stdout is None else stdout
+    if stdin is None:
+        stdin = sys.stdin
+        try:  # a line that is not UTF-8 is an answer like any other, not a crash
+            stdin.reconfigure(errors="replace")
+        except (AttributeError, ValueError, OSError):
+            pass
+    directory = user_data_path(data_dir)
+    path = directory / MATCH_FILE
+    if resume:
+        match, meta = load_saved(path, seed, _new_seed)
+        given = [n for n, v in (("--variant", variant), ("--players", players), ("--opponents", opponents),
+                                ("--seat", seat)) if v is not None] + [f"--{k}" for k in rules_overrides]
+    else:
+        match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides)
+    r = match.rules
+    base_seed = meta.get("seed") if isinstance(meta.get("seed"), int) else 0
+    seeds = _bot_seeds(base_seed, r.players)
+    try:
+        bots = {s: make_bot(spec, seed=seeds[s]) for s, spec in enumerate(meta["bots"]) if spec is not None}
+    except ValueError as e:
+        raise PlayError(f"the saved match names a bot that cannot be built: {e}") from None
+    game = Session(match, meta, bots, directory, stdin, out)
+    human = game.seat
+    pairs = ", pairs 0+2 v 1+3" if r.partnerships else ""
+    if resume:
+        game.view.say(f"dominoai play: continuing the saved {meta['variant']} match "
+                 f"(hand {len(match.hands)}).")
+        if given:
+            game.view.say(f"({', '.join(given)} ignored: a continued match keeps its settings.)")
+    else:
+        if path.exists():
+            game.view.say(f"(An unfinished match was saved in {path}; this new match replaces it.)")
+        game.view.say(f"dominoai play: {r.preset}, {r.players} players{pairs}.")
+    if r.partnerships:
+        p = game.view.partner
+        opp = ", ".join(f"seat {s} ({meta['bots'][s]})" for s in range(r.players) if s not in (human, p))
+        game.view.say(f"You are seat {human}; your partner is seat {p} ({meta['bots'][p]}); "
+                 f"opponents: {opp}.")
+    else:
+        opp = ", ".join(f"seat {s} ({meta['bots'][s]})" for s in range(r.players) if s != human)
+        game.view.say(f"You are seat {human}; opponents: {opp}.")
+    game.view.say(game.view.score_text())
+    game.view.say("Type help for the commands. There is no undo.")
+    try:
+        return game.run(resumed=resume)
+    except Stop as s:
+        game.save()
+        why = "End of input" if s.reason == "eof" else "Stopped"
+        game.view.say(f"{why}: the match is saved; {RESUME_HINT}.")
+        out.flush()
+        return 0
+    except BotFailed as e:
+        game.view.say(f"Error: {e}. The match is saved as it was before that move; {RESUME_HINT}.")
+        out.flush()
+        return 1
+    except KeyboardInterrupt:
+        try:
+            game.save()
+        except PlayError:
+            pass
+        game.view.say(f"\nInterrupted: the match is saved; {RESUME_HINT}.")
+        out.flush()
+        return 130

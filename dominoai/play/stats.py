@@ -1,0 +1,138 @@
+"""The human's statistics of ``dominoai play``: wins and losses per variant and level.
+
+``<data>/stats.json`` (:data:`STATS_FILE`, format ``dominoai.stats/1``)
+counts matches, wins, losses, draws, hands and hands won per variant
+(:func:`variant_key`) and opponent level (:func:`level_name`), as seed 002
+asks; :func:`record_match` adds a finished match, :func:`format_stats` shows
+them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..game import Match
+from ..rules import PRESETS, Rules, get_rules
+from .saving import atomic_write
+
+__all__ = ["STATS_FILE", "STATS_FORMAT", "STAT_FIELDS", "variant_key", "level_name", "load_stats",
+           "format_stats", "hands_won", "record_match"]
+
+STATS_FILE = "stats.json"
+STATS_FORMAT = "dominoai.stats/1"
+#: the counts kept per variant and level
+STAT_FIELDS = ("matches", "wins", "losses", "draws", "hands", "hands_won")
+
+
+def level_name(spec: str) -> str:
+    """The opponent level a bot spec counts under in the stats: the spec
+    without its seed, parameters sorted.
+
+    >>> level_name("insane:seed=4,worlds=50"), level_name(" hard ")
+    ('insane:worlds=50', 'hard')
+    """
+    from ..bots import parse_spec
+    name, params = parse_spec(spec)
+    params.pop("seed", None)
+    return name + (":" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) if params else "")
+
+
+def variant_key(rules: Rules) -> str:
+    """The variant a match counts under in the stats: the preset, with the
+    number of players when it is not the preset's default, and ``-pairs``
+    for partnerships the preset does not have by default.
+
+    >>> variant_key(get_rules("draw")), variant_key(get_rules("draw", players=3))
+    ('draw', 'draw-3p')
+    >>> variant_key(get_rules("express", players=4, partnerships=True))
+    'express-4p-pairs'
+    """
+    key = rules.preset
+    default_players = PRESETS[rules.preset][1]
+    if rules.players != default_players:
+        key += f"-{rules.players}p"
+    if rules.partnerships and not get_rules(rules.preset, players=rules.players).partnerships:
+        key += "-pairs"
+    return key
+
+
+def load_stats(directory: "str | os.PathLike") -> dict:
+    """The stats ``{variant: {level: {matches, wins, losses, draws, hands,
+    hands_won}}}`` kept in ``directory``; empty when there are none.
+
+    :raises ValueError: a stats file that cannot be read or is malformed.
+    """
+    path = Path(directory) / STATS_FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+    games = data.get("games") if isinstance(data, dict) and data.get("format") == STATS_FORMAT else None
+    if not isinstance(games, dict) or not all(
+            isinstance(v, dict) and all(isinstance(e, dict) for e in v.values()) for v in games.values()):
+        raise ValueError(f"{path}: not a {STATS_FORMAT} file")
+    out: dict = {}
+    for variant, levels in games.items():
+        for level, entry in levels.items():
+            out.setdefault(variant, {})[level] = {
+                k: int(entry[k]) if isinstance(entry.get(k), int) and not isinstance(entry.get(k), bool) else 0
+                for k in STAT_FIELDS}
+    return out
+
+
+def format_stats(stats: dict, variant: str, level: str | None = None) -> str:
+    """A small table of ``stats`` for ``variant``, one row per opponent level
+    (``level``, the one just played, marked with ``*``)."""
+    levels = stats.get(variant, {})
+    if not levels:
+        return f"No statistics yet for {variant}."
+    order = {n: i for i, n in enumerate(("easy", "medium", "hard", "insane"))}
+    rows = sorted(levels, key=lambda n: (order.get(n.partition(":")[0], 9), n))
+    w = max(8, *(len(n) for n in rows)) + 2
+    lines = [f"Your statistics for {variant}:",
+             f"  {'level':<{w}}{'matches':>8}{'wins':>6}{'losses':>8}{'draws':>7}{'hands':>7}{'won':>6}"]
+    for n in rows:
+        e = levels[n]
+        mark = "*" if n == level else " "
+        lines.append(f"{mark} {n:<{w}}{e['matches']:>8}{e['wins']:>6}{e['losses']:>8}{e['draws']:>7}"
+                     f"{e['hands']:>7}{e['hands_won']:>6}")
+    return "\n".join(lines)
+
+
+def hands_won(match: Match) -> list[int]:
+    """Hands each side of ``match`` won (a hand without a winner counts for none)."""
+    won = [0] * match.rules.sides
+    for h in match.hands:
+        res = h.result
+        if res is not None and res.winner is not None:
+            won[res.winner] += 1
+    return won
+
+
+def record_match(directory: Path, variant: str, level: str, outcome: str, hands: int, won: int,
+                 say) -> dict:
+    """Add one finished match to the stats in ``directory`` and return them.
+    ``outcome`` is ``"wins"``, ``"losses"`` or ``"draws"``; ``hands``: hands
+    played, ``won``: hands the human's side won. A stats file that cannot be
+    read is started afresh, and one that cannot be written is kept as it
+    was; either is told through ``say`` (one line), never raised."""
+    try:
+        stats = load_stats(directory)
+    except ValueError as e:
+        say(f"(The stats file could not be read ({e}); it is started afresh.)")
+        stats = {}
+    e = stats.setdefault(variant, {}).setdefault(level, {k: 0 for k in STAT_FIELDS})
+    e["matches"] += 1
+    e[outcome] += 1
+    e["hands"] += hands
+    e["hands_won"] += won
+    text = json.dumps({"format": STATS_FORMAT, "games": stats}, indent=2, sort_keys=True) + "\n"
+    try:
+        atomic_write(directory / STATS_FILE, text)
+    except OSError as err:
+        say(f"(The stats could not be saved to {directory / STATS_FILE}: {err.strerror or err}.)")
+    return stats
