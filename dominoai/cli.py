@@ -315,7 +315,7 @@ def _cmd_simulate(args) -> int:
         progress = args.hands > SIM_CHUNK and sys.stderr.isatty()
     st = run_simulation(rules, args.hands, seed, progress)
     n = st["hands"]
-    unit = {"strikes": "strikes", "losers_record": "recorded (low is good)"}.get(rules.hand_scoring, "points")
+    unit = rules.points_unit + (" (low is good)" if rules.low_is_good else "")
 
     def pct(x):
         return f"{100.0 * x / n:5.1f}%"
