@@ -66,15 +66,19 @@ The evaluation is one numba kernel (:func:`hard_eval`) over the engine state
 (``Observation.engine_state()``) and the compact observation array
 (``Observation.array``); ``act`` only builds the move list and calls it.
 
-Adding a feature is one table entry and one block of one kernel:
+Adding a feature is one table entry and one block in one kernel:
 
 1. append ``(name, default weight, help)`` to ``FEATURE_TABLE`` (the bot's
    parameter, ``FEATURES``, ``N_FEATURES``, ``DEFAULT_WEIGHTS``, ``weights``
    and ``explain`` follow from it), with its column constant
    ``F_NAME = FEATURES.index("name")`` beside the others;
-2. compute it in :func:`move_features` and write ``row[F_NAME]``. What it
-   needs once per decision (not per move) goes into the :data:`Decision`
-   built at the top of :func:`hard_eval_into`.
+2. compute it in the move loop of :func:`hard_eval_into` (after the move
+   is laid on ``tmp``, beside the other features) and write
+   ``feats[i, F_NAME]``; what it needs once per decision goes before the
+   loop. (The blocks stay in the one kernel rather than one inlined kernel
+   each: numba then counts a reference per array argument per move, which
+   made ``insane``'s Block decisions, which evaluate hard per world, about
+   15% slower.)
 
 Add a row to the table above, and keep the default weight 0 until it is
 tuned: a new feature at weight 0 changes no move.
@@ -91,8 +95,6 @@ True
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
@@ -106,11 +108,11 @@ from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .base import BaseBot, Param, register_bot
 
 __all__ = ["HardBot", "FEATURES", "FEATURE_TABLE", "DEFAULT_WEIGHTS", "N_FEATURES", "N_WEIGHTS",
-           "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch", "move_features"]
+           "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch"]
 
 #: The features, one entry each: ``(name, default weight, help)``, in the
 #: order of the weight vector. A feature's value is computed in
-#: :func:`move_features`, which writes ``row[F_<NAME>]``.
+#: the move loop of :func:`hard_eval_into`, which writes ``feats[i, F_<NAME>]``.
 FEATURE_TABLE = (
     ("heavy", 0.25, "per pip shed (the hand's end count before minus after the move)"),
     ("double", 3.0, "for playing a double"),
@@ -280,85 +282,6 @@ def _est_pips(a, rv, unseen, j):
 
 
 # ---------------------------------------------------------------- the kernel
-#: What the features of every move of one decision share, computed once per
-#: decision by :func:`hard_eval_into`: the rules vector ``rv``, the
-#: observation array ``a``, the ``seat`` to move, ``npl`` players, its
-#: ``side``, the next seat ``nxt``, the ``partner`` (-1: none), ``per_pt``
-#: count units per point, ``drawing`` (a draw is possible), its ``hand`` and
-#: ``cost0`` (:func:`hand_cost`), ``uc`` unseen tiles per pip, ``est``
-#: estimated pips per seat, ``other_best`` the lightest other side, the next
-#: seat's reply candidates (``reply_cand``, ``reply_s`` tiles, ``threat``),
-#: the partner's and the next opponent's candidates (``partner_cand``,
-#: ``partner_s``, ``opp_cand``, ``opp_s``) and ``rvals`` (float64 scratch).
-Decision = namedtuple("Decision", [
-    "rv", "a", "seat", "npl", "side", "nxt", "partner", "per_pt", "drawing", "hand", "cost0",
-    "uc", "est", "other_best", "reply_cand", "reply_s", "threat", "partner_cand", "partner_s",
-    "opp_cand", "opp_s", "rvals",
-])
-
-
-@njit(cache=True, inline="always")
-def move_features(row, d, tmp, t, pts, wins):
-    """Every feature of laying tile ``t`` into ``row`` (float64, ``N_FEATURES``):
-    ``tmp`` is the state after the move (``int64`` ``(S_SIZE,)``, read only),
-    ``pts`` the points it made, ``wins`` whether they reach an instant target;
-    ``d``: the :data:`Decision`. One block per feature of ``FEATURE_TABLE``,
-    writing ``row[F_<NAME>]``."""
-    rv = d.rv
-    a = d.a
-    hand2 = d.hand & ~(_ONE << t)
-    om = K.open_mask(tmp)
-    rep = K.end_classes(tmp, rv)
-    cost2 = hand_cost(rv, hand2)
-
-    row[F_HEAVY] = d.cost0 - cost2
-    row[F_DOUBLE] = _DBL[t]
-    row[F_FOLLOW] = K.popcount(hand2 & om)
-    row[F_SPREAD] = K.popcount(_pip_set(hand2))
-
-    # void and lock: over the end classes after the move
-    ncls = 0
-    lock = 0.0
-    for k in range(4):
-        if (rep >> k) & 1:
-            ncls += 1
-            lock += 1.0 / (1.0 + d.uc[tmp[L.S_END_PIP + k]])
-    fv = 0.0
-    if ncls > 0:
-        lock /= ncls
-        for j in range(d.npl):
-            if j == d.seat or K.side_of(rv, j) == d.side:
-                continue
-            vm = a[O_VOID + j]
-            cnt = 0
-            for k in range(4):
-                if (rep >> k) & 1 and (vm >> tmp[L.S_END_PIP + k]) & 1:
-                    cnt += 1
-            cw = 1.0 if j == d.nxt else 0.5
-            if a[O_SIZES + j] <= 2:
-                cw *= 2.0
-            fv += cw * cnt / ncls
-    row[F_VOID] = fv
-    mine = cost2 + (d.est[d.partner] if d.partner >= 0 else 0.0)
-    sign = 1.0 if (d.drawing or mine < d.other_best) else -1.0
-    row[F_LOCK] = sign * lock
-
-    fp = 0.0
-    if d.partner_s > 0:
-        fp = p_any(K.popcount(d.partner_cand), K.popcount(d.partner_cand & om), d.partner_s)
-        fp -= p_any(K.popcount(d.opp_cand), K.popcount(d.opp_cand & om), d.opp_s)
-        if d.partner_s <= 2:
-            fp *= 3.0
-    row[F_PARTNER] = fp
-
-    row[F_POINTS] = pts * d.per_pt
-
-    fr = 0.0
-    if d.reply_s > 0 and hand2 != 0 and not wins:
-        fr = -reply_points(tmp, d.reply_cand, d.reply_s, d.threat, d.rvals)
-    row[F_REPLY] = fr
-
-
 #: scratch sizes of :func:`hard_eval_into`: int64 ``wi``, float64 ``wf``
 WORK_INT = 2 * L.S_SIZE + 7
 WORK_FLOAT = 4 + 28
@@ -446,9 +369,6 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
         opp_s = a[O_SIZES + nxt]
 
     cost0 = hand_cost(rv, hand)
-    d = Decision(rv, a, seat, npl, side, nxt, partner, per_pt, drawing, hand, cost0, uc, est,
-                 other_best, reply_cand, reply_s, threat, partner_cand, partner_s, opp_cand,
-                 opp_s, rvals)
     best = -1
     bval = -np.inf
     bkey = -1
@@ -469,8 +389,56 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
         pts = tmp[L.S_POINTS + side] - before
         if pts > max_pts:
             max_pts = pts
+        hand2 = hand & ~(_ONE << t)
+        om = K.open_mask(tmp)
+        rep = K.end_classes(tmp, rv)
+
+        cost2 = hand_cost(rv, hand2)
+        feats[i, F_HEAVY] = cost0 - cost2
+        feats[i, F_DOUBLE] = _DBL[t]
+        feats[i, F_FOLLOW] = K.popcount(hand2 & om)
+        feats[i, F_SPREAD] = K.popcount(_pip_set(hand2))
+
+        ncls = 0
+        lock = 0.0
+        for k in range(4):
+            if (rep >> k) & 1:
+                ncls += 1
+                lock += 1.0 / (1.0 + uc[tmp[L.S_END_PIP + k]])
+        fv = 0.0
+        if ncls > 0:
+            lock /= ncls
+            for j in range(npl):
+                if j == seat or K.side_of(rv, j) == side:
+                    continue
+                vm = a[O_VOID + j]
+                cnt = 0
+                for k in range(4):
+                    if (rep >> k) & 1 and (vm >> tmp[L.S_END_PIP + k]) & 1:
+                        cnt += 1
+                cw = 1.0 if j == nxt else 0.5
+                if a[O_SIZES + j] <= 2:
+                    cw *= 2.0
+                fv += cw * cnt / ncls
+        feats[i, F_VOID] = fv
+        mine = cost2 + (est[partner] if partner >= 0 else 0.0)
+        sign = 1.0 if (drawing or mine < other_best) else -1.0
+        feats[i, F_LOCK] = sign * lock
+
+        fp = 0.0
+        if partner_s > 0:
+            fp = p_any(K.popcount(partner_cand), K.popcount(partner_cand & om), partner_s)
+            fp -= p_any(K.popcount(opp_cand), K.popcount(opp_cand & om), opp_s)
+            if partner_s <= 2:
+                fp *= 3.0
+        feats[i, F_PARTNER] = fp
+
+        feats[i, F_POINTS] = pts * per_pt
         wins = instant and pts > 0 and a[O_SCORE + side] + tmp[L.S_POINTS + side] >= target
-        move_features(feats[i], d, tmp, t, pts, wins)
+        fr = 0.0
+        if reply_s > 0 and hand2 != 0 and not wins:
+            fr = -reply_points(tmp, reply_cand, reply_s, threat, rvals)
+        feats[i, F_REPLY] = fr
 
         v = 0.0
         for f in range(N_FEATURES):
