@@ -14,8 +14,8 @@ import pytest
 
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
-from dominoai.bots.pimc import (HARD_WEIGHTS, InsaneBot, OmniscientBot, hand_value, new_scratch,
-                                play_likelihood, rollout_policy_id)
+from dominoai.bots.pimc import (HARD_WEIGHTS, InsaneBot, hand_value, new_scratch, play_likelihood,
+                                rollout_policy_id)
 from dominoai.engine import layout as L
 from dominoai.game import Move
 from dominoai.tournament import play_hand

@@ -17,7 +17,7 @@ from ...engine import layout as L
 from ...engine.observe import observe_into
 from ..hard import hard_eval_into
 
-__all__ = ["rewind_hand", "play_likelihood"]
+__all__ = ["rewind_hand", "play_likelihood", "likelihood_into"]
 
 
 @njit(cache=True)
@@ -43,7 +43,7 @@ def rewind_hand(wst, evs, nev, rst):
     return first_tile
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
     """How likely the other seats' plays of this hand (the events
     ``evs[:nev]``, ``int64`` ``(n, 4)``) were in the world ``wst`` if each
@@ -54,15 +54,17 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
     none) are not counted. Rules without drawing only (the caller checks).
     0.0 if the events do not replay in the world. ``ws``: the work arrays
     (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``ev``, ``buf``,
-    ``aux`` and hard's scratch are overwritten). Inlined: it hands the arrays
-    on one by one, so that a call per world costs no reference count per
-    member of ``ws``."""
-    return _likelihood(wst, evs, nev, rv, me, tau, hw, ws.tmp, ws.ev, ws.buf, ws.aux,
+    ``aux`` and hard's scratch are overwritten)."""
+    return likelihood_into(wst, evs, nev, rv, me, tau, hw, ws.tmp, ws.ev, ws.buf, ws.aux,
                        ws.feats, ws.hvals, ws.wi, ws.wf)
 
 
 @njit(cache=True)
-def _likelihood(wst, evs, nev, rv, me, tau, hw, rst, ev, buf, a, feats, vals, wi, wf):
+def likelihood_into(wst, evs, nev, rv, me, tau, hw, rst, ev, buf, a, feats, vals, wi, wf):
+    """:func:`play_likelihood` with the work arrays passed one by one (as the
+    search's per-world loop does): ``rst`` a state, ``ev`` an event log,
+    ``buf`` a move buffer, ``a`` an observation array, and hard's scratch
+    ``feats, vals, wi, wf`` (:func:`~dominoai.bots.hard.hard_scratch`)."""
     first_tile = rewind_hand(wst, evs, nev, rst)
     if rst[L.S_HAND_NO] == 1 and first_tile >= 0 and (
             rv[L.R_FIRST_LEAD] == L.LEAD_TILE or rv[L.R_FIRST_LEAD] == L.LEAD_HIGHEST_DOUBLE):

@@ -14,7 +14,7 @@ from ...engine import layout as L
 from ...tiles import TILE_PIPS
 from .value import hand_value
 
-__all__ = ["solve", "order_moves"]
+__all__ = ["solve", "solve_into", "order_moves"]
 
 _PIPS = TILE_PIPS.copy()
 _BIG = 1 << 40
@@ -36,16 +36,24 @@ def order_moves(buf, n):
 
 @njit(cache=True)
 def solve(ws, rv, seat):
+    """:func:`solve_into` on the scratch ``ws``
+    (:data:`~dominoai.bots.pimc.settings.Scratch`): the hand in
+    ``ws.stack[0]``, points before in ``ws.p0``, the node counters
+    ``ws.nodes``; see there."""
+    return solve_into(ws.stack, ws.bufs, ws.meta, rv, ws.ev, seat, ws.p0, ws.nodes)
+
+
+@njit(cache=True)
+def solve_into(stack, bufs, meta, rv, ev, seat, p0, nodes):
     """Exact value (:func:`~dominoai.bots.pimc.value.hand_value` for ``seat``,
-    against the points ``ws.p0``) of the hand in ``ws.stack[0]`` with every
-    seat playing perfectly on this world: alpha-beta, the seat's side
-    maximising and every other side minimising (exact for two sides, the
-    "paranoid" value for three or four). Iterative, on the explicit stack of
-    the scratch ``ws`` (:data:`~dominoai.bots.pimc.settings.Scratch`:
-    ``stack`` states, ``bufs`` moves, ``meta`` bookkeeping, ``ev`` an event
-    log). ``ws.nodes[0]`` counts nodes; past ``ws.nodes[1]`` (or deeper than
-    the stack) the search gives up, sets ``ws.nodes[2] = 1`` and returns 0."""
-    stack, bufs, meta, ev, p0, nodes = ws.stack, ws.bufs, ws.meta, ws.ev, ws.p0, ws.nodes
+    against the points ``p0``) of the hand in ``stack[0]`` with every seat
+    playing perfectly on this world: alpha-beta, the seat's side maximising
+    and every other side minimising (exact for two sides, the "paranoid"
+    value for three or four). Iterative, on an explicit stack (the
+    ``Scratch`` arrays: ``stack`` states ``(MAX_DEPTH, S_SIZE)``, ``bufs``
+    moves, ``meta`` int64 ``(6, MAX_DEPTH)`` bookkeeping, ``ev`` an event
+    log). ``nodes[0]`` counts nodes; past ``nodes[1]`` (or deeper than the
+    stack) the search gives up, sets ``nodes[2] = 1`` and returns 0."""
     depth = stack.shape[0]
     nm = meta[0]
     idx = meta[1]
