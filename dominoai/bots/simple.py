@@ -38,42 +38,21 @@ def immediate_points(st, rv, code):
 
 
 @njit(cache=True)
-def medium_pick_into(st, rv, codes, n, scratch):
+def medium_pick(st, rv, codes, n):
     """Index of medium's choice among ``codes[:n]``: best immediate points,
-    then most pips, then the higher half; the first listed on full ties; -1
-    when every move is the replacement. Allocates nothing: ``scratch`` is an
-    ``int64`` work state of shape ``(S_SIZE,)`` (overwritten; ``st`` is not
-    changed), so that rollouts may call it at every decision."""
+    then most pips, then the higher half; the first listed on full ties."""
     best = -1
     bkey = -1
-    scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
-    seat = st[L.S_CUR]
-    sd = K.side_of(rv, seat)
     for i in range(n):
         c = codes[i]
         if c == L.MOVE_REPLACE:
             continue
         t = c >> 2
-        pts = 0
-        if scoring:
-            for q in range(L.S_SIZE):
-                scratch[q] = st[q]
-            before = scratch[L.S_POINTS + sd]
-            K.lay_and_score(scratch, rv, seat, t, c & 3)
-            pts = scratch[L.S_POINTS + sd] - before
-        key = (pts * 16 + _PIPS[t]) * 8 + _HIGH[t]
+        key = (immediate_points(st, rv, c) * 16 + _PIPS[t]) * 8 + _HIGH[t]
         if key > bkey:
             bkey = key
             best = i
     return best
-
-
-@njit(cache=True)
-def medium_pick(st, rv, codes, n):
-    """Index of medium's choice among ``codes[:n]`` (see
-    :func:`medium_pick_into`, called with fresh scratch); -1 when every move
-    is the replacement."""
-    return medium_pick_into(st, rv, codes, n, np.empty(L.S_SIZE, np.int64))
 
 
 @register_bot("easy")

@@ -1,21 +1,18 @@
 """Rollout policies: how every seat plays a world out to the end of the hand.
 
-A policy is a kernel ``playout_<name>(st, rv, rs, ev, buf, aux, w)`` that
-plays the engine state ``st`` (``int64``, ``(S_SIZE,)``, changed in place)
-to the end of the hand under the rules vector ``rv``, drawing its random
-numbers from ``rs`` (``uint64``, shape ``(1,)``), with the work arrays of the
-search's :data:`~dominoai.bots.pimc.settings.Scratch` (``ev`` an event log,
-``buf`` a move buffer, ``aux`` an ``int64`` state / observation scratch) and
-the ``hard`` weights ``w`` (``SearchSettings.weights``; a policy may ignore
-them). The value is read from the state's points afterwards. (The arrays are
-passed one by one, not as the ``Scratch`` tuple: numba counts a reference per
-member on each call, and this runs once per move per world.)
+A policy is a kernel ``playout_<name>(st, rv, rs, ws, cfg)`` that plays the
+engine state ``st`` (``int64``, ``(S_SIZE,)``, changed in place) to the end
+of the hand under the rules vector ``rv``, drawing its random numbers from
+``rs`` (``uint64``, shape ``(1,)``), with the work arrays ``ws``
+(:data:`~dominoai.bots.pimc.settings.Scratch`) and the settings ``cfg``
+(:class:`~dominoai.bots.pimc.settings.SearchSettings`). It returns nothing
+the search reads: the value is read from the state's points afterwards.
 
 The policies are registered in one place, :data:`POLICIES` and
 :func:`rollout`. To add one (docs/insane.md walks through it):
 
 1. write ``playout_<name>`` here, ``@njit(cache=True)``, allocating nothing
-   per move (use ``ev``, ``buf``, ``aux``);
+   per move (use ``ws``);
 2. append ``"<name>"`` to :data:`POLICIES` and one branch to :func:`rollout`
    calling it with the id of its place in :data:`POLICIES`.
 
@@ -31,8 +28,8 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import observe_into
+from ...tiles import TILE_HIGH, TILE_PIPS
 from ..hard import hard_eval_into, hard_scratch
-from ..simple import medium_pick_into
 
 __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playout_medium",
            "playout_hard", "medium_move"]
@@ -40,6 +37,10 @@ __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playou
 #: the rollout policies by kernel id (the index): see :func:`rollout`
 POLICIES = ("random", "medium", "hard")
 _POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
+
+_PIPS = TILE_PIPS.copy()
+_HIGH = TILE_HIGH.copy()
+
 
 def rollout_policy_id(name: str, rv: np.ndarray) -> int:
     """The rollout policy's kernel id (its index in :data:`POLICIES`) for the
@@ -59,60 +60,88 @@ def rollout_policy_id(name: str, rv: np.ndarray) -> int:
 
 @njit(cache=True)
 def medium_move(st, rv, buf, n, scratch):
-    """``medium``'s move code among ``buf[:n]``
-    (:func:`dominoai.bots.simple.medium_pick_into`; the first listed if every
-    move is the replacement), without allocating: ``scratch`` is an ``int64``
-    state of ``(S_SIZE,)``."""
-    best = medium_pick_into(st, rv, buf, n, scratch)
+    """``medium``'s choice among ``buf[:n]`` (best immediate points, then most
+    pips, then the higher half; never a replacement), without allocating:
+    ``scratch`` is an ``int64`` state of ``(S_SIZE,)``. Returns the move code."""
+    best = -1
+    bkey = -1
+    scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
+    seat = st[L.S_CUR]
+    sd = K.side_of(rv, seat)
+    for i in range(n):
+        c = buf[i]
+        if c == L.MOVE_REPLACE:
+            continue
+        t = c >> 2
+        pts = 0
+        if scoring:
+            for q in range(L.S_SIZE):
+                scratch[q] = st[q]
+            before = scratch[L.S_POINTS + sd]
+            K.lay_and_score(scratch, rv, seat, t, c & 3)
+            pts = scratch[L.S_POINTS + sd] - before
+        key = (pts * 16 + _PIPS[t]) * 8 + _HIGH[t]
+        if key > bkey:
+            bkey = key
+            best = i
     return buf[best if best >= 0 else 0]
 
 
 @njit(cache=True, inline="always")
-def playout_random(st, rv, rs, ev, buf, aux, w):
+def playout_random(st, rv, rs, ws, cfg):
     """Uniformly random legal moves for every seat (the fused playout,
     :func:`dominoai.engine.fast.playout_fast`)."""
-    F.playout_fast(st, rv, rs, ev)
+    F.playout_fast(st, rv, rs, ws.ev)
 
 
 @njit(cache=True)
-def playout_medium(st, rv, rs, ev, buf, aux, w):
-    """Every seat plays ``medium`` (:func:`medium_move`; no randomness).
-    Returns the moves made."""
+def _medium_to_end(st, rv, ev, buf, scratch):
     moves = 0
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
-        K.apply_move(st, rv, ev, medium_move(st, rv, buf, n, aux))
+        K.apply_move(st, rv, ev, medium_move(st, rv, buf, n, scratch))
         moves += 1
     return moves
 
 
+@njit(cache=True, inline="always")
+def playout_medium(st, rv, rs, ws, cfg):
+    """Every seat plays ``medium`` (:func:`medium_move`; no randomness)."""
+    _medium_to_end(st, rv, ws.ev, ws.buf, ws.aux)
+
+
 @njit(cache=True)
-def playout_hard(st, rv, rs, ev, buf, aux, w):
-    """Every seat plays ``hard`` with the weights ``w`` (no randomness; much
-    slower than ``random``). Returns the moves made."""
+def _hard_to_end(st, rv, ev, buf, a, w):
     moves = 0
     feats, vals, wi, wf = hard_scratch()   # once per rollout rather than per decision
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
-            observe_into(st, rv, st[L.S_CUR], aux)
-            i = hard_eval_into(st, rv, aux, buf, n, w, feats, vals, wi, wf)
+            observe_into(st, rv, st[L.S_CUR], a)
+            i = hard_eval_into(st, rv, a, buf, n, w, feats, vals, wi, wf)
         K.apply_move(st, rv, ev, buf[i])
         moves += 1
     return moves
 
 
 @njit(cache=True, inline="always")
-def rollout(st, rv, rs, ev, buf, aux, policy, w):
-    """Play ``st`` to the end of the hand with the policy ``policy`` (an index
-    into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
-    left as it is."""
+def playout_hard(st, rv, rs, ws, cfg):
+    """Every seat plays ``hard`` with the weights ``cfg.weights`` (no
+    randomness; much slower than ``random``)."""
+    _hard_to_end(st, rv, ws.ev, ws.buf, ws.aux, cfg.weights)
+
+
+@njit(cache=True, inline="always")
+def rollout(st, rv, rs, ws, cfg):
+    """Play ``st`` to the end of the hand with the policy ``cfg.policy`` (an
+    index into :data:`POLICIES`); a hand already over is left as it is."""
     if st[L.S_CUR] < 0:
         return
+    policy = cfg.policy
     if policy == 1:
-        playout_medium(st, rv, rs, ev, buf, aux, w)
+        playout_medium(st, rv, rs, ws, cfg)
     elif policy == 2:
-        playout_hard(st, rv, rs, ev, buf, aux, w)
+        playout_hard(st, rv, rs, ws, cfg)
     else:
-        playout_random(st, rv, rs, ev, buf, aux, w)
+        playout_random(st, rv, rs, ws, cfg)
