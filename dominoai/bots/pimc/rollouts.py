@@ -1,18 +1,21 @@
 """Rollout policies: how every seat plays a world out to the end of the hand.
 
-A policy is a kernel ``playout_<name>(st, rv, rs, ws, cfg)`` that plays the
-engine state ``st`` (``int64``, ``(S_SIZE,)``, changed in place) to the end
-of the hand under the rules vector ``rv``, drawing its random numbers from
-``rs`` (``uint64``, shape ``(1,)``), with the work arrays ``ws``
-(:data:`~dominoai.bots.pimc.settings.Scratch`) and the settings ``cfg``
-(:class:`~dominoai.bots.pimc.settings.SearchSettings`). It returns nothing
-the search reads: the value is read from the state's points afterwards.
+A policy is a kernel ``playout_<name>(st, rv, rs, ev, buf, aux, w)`` that
+plays the engine state ``st`` (``int64``, ``(S_SIZE,)``, changed in place)
+to the end of the hand under the rules vector ``rv``, drawing its random
+numbers from ``rs`` (``uint64``, shape ``(1,)``), with the work arrays of the
+search's :data:`~dominoai.bots.pimc.settings.Scratch` (``ev`` an event log,
+``buf`` a move buffer, ``aux`` an ``int64`` state / observation scratch) and
+the ``hard`` weights ``w`` (``SearchSettings.weights``; a policy may ignore
+them). The value is read from the state's points afterwards. (The arrays are
+passed one by one, not as the ``Scratch`` tuple: numba counts a reference per
+member on each call, and this runs once per move per world.)
 
 The policies are registered in one place, :data:`POLICIES` and
 :func:`rollout`. To add one (docs/insane.md walks through it):
 
 1. write ``playout_<name>`` here, ``@njit(cache=True)``, allocating nothing
-   per move (use ``ws``);
+   per move (use ``ev``, ``buf``, ``aux``);
 2. append ``"<name>"`` to :data:`POLICIES` and one branch to :func:`rollout`
    calling it with the id of its place in :data:`POLICIES`.
 
@@ -41,7 +44,6 @@ _POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
 _PIPS = TILE_PIPS.copy()
 _HIGH = TILE_HIGH.copy()
 
-
 def rollout_policy_id(name: str, rv: np.ndarray) -> int:
     """The rollout policy's kernel id (its index in :data:`POLICIES`) for the
     rules vector ``rv``: ``auto`` is ``hard`` where the rules allow
@@ -62,7 +64,11 @@ def rollout_policy_id(name: str, rv: np.ndarray) -> int:
 def medium_move(st, rv, buf, n, scratch):
     """``medium``'s choice among ``buf[:n]`` (best immediate points, then most
     pips, then the higher half; never a replacement), without allocating:
-    ``scratch`` is an ``int64`` state of ``(S_SIZE,)``. Returns the move code."""
+    ``scratch`` is an ``int64`` state of ``(S_SIZE,)``. Returns the move code.
+    The same choice as :func:`dominoai.bots.simple.medium_pick`, kept here
+    in the rollout's own loop on purpose: calling the shared kernel per
+    decision made the medium rollouts 10-15% slower (tests/test_golden.py
+    pins both to the same moves)."""
     best = -1
     bkey = -1
     scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
@@ -88,60 +94,51 @@ def medium_move(st, rv, buf, n, scratch):
 
 
 @njit(cache=True, inline="always")
-def playout_random(st, rv, rs, ws, cfg):
+def playout_random(st, rv, rs, ev, buf, aux, w):
     """Uniformly random legal moves for every seat (the fused playout,
     :func:`dominoai.engine.fast.playout_fast`)."""
-    F.playout_fast(st, rv, rs, ws.ev)
+    F.playout_fast(st, rv, rs, ev)
 
 
 @njit(cache=True)
-def _medium_to_end(st, rv, ev, buf, scratch):
+def playout_medium(st, rv, rs, ev, buf, aux, w):
+    """Every seat plays ``medium`` (:func:`medium_move`; no randomness).
+    Returns the moves made."""
     moves = 0
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
-        K.apply_move(st, rv, ev, medium_move(st, rv, buf, n, scratch))
+        K.apply_move(st, rv, ev, medium_move(st, rv, buf, n, aux))
         moves += 1
     return moves
 
 
-@njit(cache=True, inline="always")
-def playout_medium(st, rv, rs, ws, cfg):
-    """Every seat plays ``medium`` (:func:`medium_move`; no randomness)."""
-    _medium_to_end(st, rv, ws.ev, ws.buf, ws.aux)
-
-
 @njit(cache=True)
-def _hard_to_end(st, rv, ev, buf, a, w):
+def playout_hard(st, rv, rs, ev, buf, aux, w):
+    """Every seat plays ``hard`` with the weights ``w`` (no randomness; much
+    slower than ``random``). Returns the moves made."""
     moves = 0
     feats, vals, wi, wf = hard_scratch()   # once per rollout rather than per decision
     while st[L.S_CUR] >= 0:
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
-            observe_into(st, rv, st[L.S_CUR], a)
-            i = hard_eval_into(st, rv, a, buf, n, w, feats, vals, wi, wf)
+            observe_into(st, rv, st[L.S_CUR], aux)
+            i = hard_eval_into(st, rv, aux, buf, n, w, feats, vals, wi, wf)
         K.apply_move(st, rv, ev, buf[i])
         moves += 1
     return moves
 
 
 @njit(cache=True, inline="always")
-def playout_hard(st, rv, rs, ws, cfg):
-    """Every seat plays ``hard`` with the weights ``cfg.weights`` (no
-    randomness; much slower than ``random``)."""
-    _hard_to_end(st, rv, ws.ev, ws.buf, ws.aux, cfg.weights)
-
-
-@njit(cache=True, inline="always")
-def rollout(st, rv, rs, ws, cfg):
-    """Play ``st`` to the end of the hand with the policy ``cfg.policy`` (an
-    index into :data:`POLICIES`); a hand already over is left as it is."""
+def rollout(st, rv, rs, ev, buf, aux, policy, w):
+    """Play ``st`` to the end of the hand with the policy ``policy`` (an index
+    into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
+    left as it is."""
     if st[L.S_CUR] < 0:
         return
-    policy = cfg.policy
     if policy == 1:
-        playout_medium(st, rv, rs, ws, cfg)
+        playout_medium(st, rv, rs, ev, buf, aux, w)
     elif policy == 2:
-        playout_hard(st, rv, rs, ws, cfg)
+        playout_hard(st, rv, rs, ev, buf, aux, w)
     else:
-        playout_random(st, rv, rs, ws, cfg)
+        playout_random(st, rv, rs, ev, buf, aux, w)
