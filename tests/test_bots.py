@@ -84,7 +84,7 @@ def random_positions(table, n: int, seed: int) -> list:
             h = m.new_hand()
             while not h.over and len(out) < n:
                 obs = h.observe()
-                out.append((obs, m._st.copy(), m._rv))
+                out.append((obs, m.state_copy(), m.rules_vector))
                 if rng.random() < 0.6:
                     moves = h.legal_moves()
                     mv = moves[int(rng.integers(len(moves)))]
@@ -163,7 +163,7 @@ def test_no_move_raises(name):
     h = m.new_hand(leader=0)
     obs = h.observe(1)
     with pytest.raises(ValueError):
-        _act(make_bot(name, seed=1), obs, m._st)
+        _act(make_bot(name, seed=1), obs, m.state_copy())
 
 
 # ---------------------------------------------------------------- specs and the registry
@@ -183,6 +183,29 @@ def test_spec_round_trip(name):
             assert isinstance(p, Param) and p.help, f"{name}.{k} needs a help text"
         again = make_bot(bot.spec)
         assert again.spec == bot.spec and again.params == bot.params
+
+
+BUILT_IN = ("easy", "medium", "hard", "insane", "omniscient")
+
+
+def test_only_the_named_cheat_needs_the_state():
+    """One signal: ``needs_state`` (False on BaseBot), and the bot that sets
+    it has ``act_with_state``."""
+    assert BaseBot.needs_state is False
+    needs = {n for n in BUILT_IN if make_bot(n).needs_state}
+    assert needs == {"omniscient"}
+    assert callable(make_bot("omniscient").act_with_state)
+
+
+def test_hard_features_come_from_one_table():
+    from dominoai.bots.hard import DEFAULT_WEIGHTS, FEATURE_TABLE, N_FEATURES, N_WEIGHTS
+
+    assert FEATURES == tuple(row[0] for row in FEATURE_TABLE) and N_FEATURES == len(FEATURES) == 9
+    assert list(HardBot.PARAMS) == [*FEATURES, "replace"] and N_WEIGHTS == 10
+    # the tuned defaults, as written in the table
+    assert DEFAULT_WEIGHTS.tolist() == [0.25, 3.0, 0.5, 0.75, 6.0, 4.0, 6.0, 1.0, 1.6, -0.5]
+    assert np.array_equal(HardBot().weight_vector, DEFAULT_WEIGHTS)
+    assert make_bot("hard:lock=1").weight_vector[FEATURES.index("lock")] == 1.0
 
 
 def test_make_bot_parses_typed_parameters():

@@ -1,36 +1,24 @@
 """The insane bot (PIMC over consistent worlds) and omniscient.
 
-Legal moves in every preset, determinism with a seed, the time budget, the
-value of a rollout, omniscient's explicit state, and strength: insane beats
-easy on duplicate Block deals by a clear margin.
+Legal moves in every preset (played by the harness's ``play_hand``),
+determinism with a seed, the time budget (with a fake clock: no test here
+reads the wall clock; the real budget is timed by ``benchmarks/bench_insane.py
+--budget``), the value of a rollout, omniscient's explicit state, the play
+model against the public API, and strength: insane beats easy on duplicate
+Block deals by a clear margin.
 """
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import pytest
 
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
-from dominoai.game import Move
-from dominoai.bots.insane import InsaneBot, OmniscientBot, hand_value
+from dominoai.bots.pimc import (HARD_WEIGHTS, InsaneBot, hand_value, new_scratch, play_likelihood,
+                                rollout_policy_id)
 from dominoai.engine import layout as L
-
-
-def play_hand(match, bots, **deal):
-    """Play one hand; bots[seat] decides for seat (omniscient gets the state)."""
-    h = match.new_hand(**deal)
-    while not h.over:
-        bot = bots[h.seat]
-        obs = h.observe()
-        if isinstance(bot, OmniscientBot):
-            mv = bot.act_with_state(obs, match._st.copy())
-        else:
-            mv = bot.act(obs)
-        assert mv in obs.legal_moves(), (bot, mv, obs.legal_moves())
-        h.play(mv)
-    return h
+from dominoai.game import Move
+from dominoai.tournament import play_hand
 
 
 @pytest.mark.parametrize("preset", preset_names())
@@ -60,17 +48,50 @@ def test_same_seed_same_moves():
     assert np.array_equal(ra.values, rb.values) and ra.move == rb.move
 
 
-def test_time_budget_is_honoured():
-    h = Match("draw", seed=1).new_hand(leader=0)
-    obs = h.observe()
-    bot = InsaneBot(seed=1, worlds=10**7, time_budget=0.05)
-    bot.analyze(obs)  # warm up
-    t = time.perf_counter()
-    res = bot.analyze(obs)
-    el = time.perf_counter() - t
-    assert el < 0.05 + 0.1
-    assert 0 < res.worlds < 10**7
-    assert res.seconds == pytest.approx(el, abs=0.02)
+class FakeClock:
+    """A clock that advances ``step`` seconds each time it is read."""
+
+    def __init__(self, step):
+        self.step, self.now, self.reads = step, 0.0, 0
+
+    def __call__(self):
+        self.reads += 1
+        self.now += self.step
+        return self.now
+
+
+def test_time_budget_stops_between_chunks_by_the_bots_clock():
+    """Budget 5 ticks, a clock advancing one tick (1/64 s, exact in binary)
+    per read, 10**7 worlds asked. By hand: the start reads t0 = 1; chunk 8
+    -> elapsed 1, per world 1/8, next chunk int(4 / (1/8) / 10) = 3 -> 11
+    worlds at elapsed 2, next int(3 / (2/11) / 10) = int(1.65) = 1 -> 12 at
+    3, 13 at 4, 14 at 5 >= budget: stop. 14 worlds; 7 reads (start, 5 in the
+    loop, one for ``seconds``), so ``seconds`` = 6 ticks."""
+    tick = 1 / 64
+    h = Match("block", seed=1).new_hand(leader=0)
+    bot = InsaneBot(seed=1, worlds=10**7, time_budget=5 * tick)
+    bot.clock = FakeClock(tick)
+    res = bot.analyze(h.observe())
+    assert res.worlds == 14 and res.proposals == 14
+    assert bot.clock.reads == 7
+    assert res.seconds == 6 * tick
+    # no budget: one chunk of every world, the clock read twice only
+    bot = InsaneBot(seed=1, worlds=30)
+    bot.clock = FakeClock(100.0)
+    res = bot.analyze(h.observe())
+    assert res.worlds == 30 and bot.clock.reads == 2 and res.seconds == pytest.approx(100.0)
+
+
+def test_the_budgeted_search_is_the_same_search_in_chunks():
+    """A budget that never runs out (a stopped clock) searches all the worlds,
+    chunk by chunk, drawing the same worlds as one call: same values."""
+    h = Match("draw", seed=2).new_hand(leader=0)
+    plain = InsaneBot(seed=3, worlds=40).analyze(h.observe())
+    bot = InsaneBot(seed=3, worlds=40, time_budget=1.0)
+    bot.clock = lambda: 0.0
+    chunked = bot.analyze(h.observe())
+    assert chunked.worlds == 40
+    assert np.array_equal(chunked.values, plain.values)
 
 
 def test_search_result_and_single_moves():
@@ -106,10 +127,10 @@ def test_omniscient_needs_the_state():
         bot.act(h.observe())
     with pytest.raises(ValueError, match="does not match"):
         bot.act_with_state(h.observe(), np.zeros(L.S_SIZE, np.int64))
-    st = h.match._st.copy()
+    st = h.match.state_copy()
     mv = bot.act_with_state(h.observe(), st)
     assert mv in h.legal_moves()
-    assert np.array_equal(st, h.match._st)  # the state is not changed
+    assert np.array_equal(st, h.match.state_copy())  # the state is not changed
 
 
 def test_insane_beats_easy_on_duplicate_block_deals():
@@ -137,7 +158,6 @@ def test_insane_beats_easy_on_duplicate_block_deals():
 
 
 def test_auto_rollouts_are_hard_in_dominoball_and_random_elsewhere():
-    from dominoai.bots.insane import rollout_policy_id
     from dominoai.rules import get_rules
 
     assert rollout_policy_id("auto", get_rules("dominoball").vector()) == 2        # hard
@@ -174,7 +194,7 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
     deal = [list(h.dealt(s)) for s in range(m.rules.players)]
     played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
     m2 = Match(preset, seed=seed)
-    h2 = m2.new_hand(deal=deal, boneyard=list(h.boneyard), leader=int(m._st[L.S_LEADER]))
+    h2 = m2.new_hand(deal=deal, boneyard=list(h.boneyard), leader=int(m.state_copy()[L.S_LEADER]))
     hard = HardBot()
     logp = 0.0
     for k, (s, tile, end) in enumerate(played):
@@ -193,30 +213,31 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
     return m, math.exp(logp)
 
 
-def _likelihood_scratch():
-    """play_likelihood's work arrays: a state, an event log, a move buffer, an
-    observation, and hard's scratch."""
-    from dominoai.bots.hard import hard_scratch
+def _hand_events(match):
+    """The hand's events (int64, ``(n, 4)``) as the search reads them: the
+    public history (every seat sees the same plays)."""
+    obs = match.current.observe(0)
+    return np.ascontiguousarray(obs.event_array, np.int64).reshape(-1, 4).copy()
 
-    return (np.zeros(L.S_SIZE, np.int64), np.zeros((L.MAX_EVENTS, 4), np.int64),
-            np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.S_SIZE, np.int64)) + hard_scratch()
+
+def _likelihood_scratch():
+    """play_likelihood's work arrays: the search's allocator."""
+    return new_scratch(1, 1)
 
 
 @pytest.mark.parametrize("preset,seed,n_moves", [("block", 1, 6), ("block", 2, 9), ("kozel", 3, 10),
                                                  ("express", 4, 7), ("openspiel_team", 5, 11)])
 def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_moves):
-    from dominoai.bots.insane import HARD_WEIGHTS, play_likelihood
-
     tau = 2.0
     m, want = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
-    st = m._st.copy()
+    st = m.state_copy()
     me = int(st[L.S_CUR])
     _, want_me = _facade_likelihood(preset, seed, n_moves, me=me, tau=tau)
-    evs = m._ev[: int(st[L.S_NEVENTS])].copy()
+    evs = _hand_events(m)
     out = []
     for seat in (-1, me):
         w = play_likelihood(st, evs, len(evs), m.rules.vector(), seat, tau, HARD_WEIGHTS,
-                            *_likelihood_scratch())
+                            _likelihood_scratch())
         out.append(w)
     assert 0.0 < want < 1.0
     assert out[0] == pytest.approx(want, rel=1e-9)
@@ -224,17 +245,15 @@ def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_mo
 
 
 def test_play_likelihood_zero_for_a_world_that_cannot_replay():
-    from dominoai.bots.insane import HARD_WEIGHTS, play_likelihood
-
     m = Match("block", seed=7)
     h = m.new_hand(leader=0)
     for _ in range(4):
         h.play(h.legal_moves()[0])
-    st = m._st.copy()
-    evs = m._ev[: int(st[L.S_NEVENTS])].copy()
+    st = m.state_copy()
+    evs = _hand_events(m)
     evs[1, 1] = 0   # the second play claimed by the leader again: seat 0 cannot move twice
     assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS,
-                           *_likelihood_scratch()) == 0.0
+                           _likelihood_scratch()) == 0.0
 
 
 def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():
@@ -252,3 +271,21 @@ def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn
     assert np.array_equal(values("draw", 4.0), values("draw", 0.0))
     # block: same worlds drawn (same seed), re-weighted by the plays' likelihood
     assert not np.allclose(values("block", 4.0), values("block", 0.0))
+
+
+def test_settings_are_one_typed_value_and_the_weights_are_hards():
+    from dominoai.bots.hard import HardBot
+    from dominoai.bots.pimc import POLICIES, SearchSettings
+
+    assert np.array_equal(HARD_WEIGHTS, HardBot().weight_vector)
+    cfg = SearchSettings.make(rollouts=2.0, policy=POLICIES.index("medium"), tau=4)
+    assert (cfg.rollouts, cfg.policy, cfg.tau) == (2, 1, 4.0)
+    assert type(cfg.rollouts) is int and type(cfg.tau) is float
+    assert np.array_equal(cfg.weights, HARD_WEIGHTS) and cfg.weights is not HARD_WEIGHTS
+    with pytest.raises(ValueError, match="shape"):
+        SearchSettings.make(weights=np.zeros(3))
+    with pytest.raises(ValueError, match="at least 1"):
+        SearchSettings.make(rollouts=0)
+    ws = new_scratch(5, 123)
+    assert ws.nodes.tolist() == [0, 123, 0] and ws.vals.shape == (5,)
+    assert ws.stack.shape == (72, L.S_SIZE) and ws.rs2.dtype == np.uint64

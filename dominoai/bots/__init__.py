@@ -3,6 +3,6 @@ from .base import BOTS, BaseBot, Bot, Param, bot_names, make_bot, parse_spec, re
 from . import simple  # noqa: F401  (registers easy, medium)
 from . import hard  # noqa: F401  (registers hard)
 from . import worlds  # noqa: F401  (consistent worlds for the insane bot)
-from . import insane  # noqa: F401  (registers insane, omniscient)
+from . import pimc  # noqa: F401  (registers insane, omniscient)
 
 __all__ = ["Bot", "BaseBot", "Param", "BOTS", "bot_names", "make_bot", "parse_spec", "register_bot"]

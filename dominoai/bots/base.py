@@ -2,7 +2,12 @@
 
 A bot is any object with ``act(observation) -> Move`` (and a ``name``). It
 is given an :class:`~dominoai.observation.Observation` only, never the
-state, and gets its seed at construction. ``make_bot("insane:worlds=400,seed=3")``
+state, and gets its seed at construction. The one exception is a named
+cheat for upper-bound studies (``omniscient``): it declares
+``needs_state = True`` and the harness then calls
+``act_with_state(observation, state)`` instead, with a copy of the true
+engine state (``needs_state`` is the only signal; a harness does not look
+for the method). ``make_bot("insane:worlds=400,seed=3")``
 builds a registered bot from a spec string; parameters are typed and
 validated against the bot's ``PARAMS``.
 
@@ -31,7 +36,12 @@ __all__ = ["Bot", "BaseBot", "Param", "register_bot", "make_bot", "bot_names", "
 
 @runtime_checkable
 class Bot(Protocol):
-    """What the harness needs of a bot."""
+    """What the harness needs of a bot: a ``name`` and ``act(observation)``.
+
+    A bot whose class sets ``needs_state = True`` (default False, see
+    :class:`BaseBot`) is called as ``act_with_state(observation, state)``
+    instead, ``state`` being a copy of the engine state (``int64``,
+    ``(S_SIZE,)``, ``Match.state_copy()``)."""
 
     name: str
 
@@ -75,10 +85,18 @@ class Param:
 
 class BaseBot:
     """Base for registered bots: typed parameters from ``PARAMS`` and a seeded
-    ``numpy.random.Generator`` in ``self.rng``. Subclasses implement ``act``."""
+    ``numpy.random.Generator`` in ``self.rng``. Subclasses implement ``act``.
+
+    ``needs_state``: False for every fair bot. A cheat that sets it True
+    must implement ``act_with_state(observation, state)`` (``state``: a copy
+    of the true engine state, ``int64`` ``(S_SIZE,)``, which it may keep but
+    the harness never reads back); the harness calls that instead of
+    ``act``."""
 
     name = "base"
     PARAMS: dict[str, Param] = {}
+    #: True only for a named cheat: the harness calls ``act_with_state(observation, state)``
+    needs_state: bool = False
 
     def __init__(self, seed: int | None = None, **params):
         self.seed = seed

@@ -66,6 +66,23 @@ The evaluation is one numba kernel (:func:`hard_eval`) over the engine state
 (``Observation.engine_state()``) and the compact observation array
 (``Observation.array``); ``act`` only builds the move list and calls it.
 
+Adding a feature is one table entry and one block in one kernel:
+
+1. append ``(name, default weight, help)`` to ``FEATURE_TABLE`` (the bot's
+   parameter, ``FEATURES``, ``N_FEATURES``, ``DEFAULT_WEIGHTS``, ``weights``
+   and ``explain`` follow from it), with its column constant
+   ``F_NAME = FEATURES.index("name")`` beside the others;
+2. compute it in the move loop of :func:`hard_eval_into` (after the move
+   is laid on ``tmp``, beside the other features) and write
+   ``feats[i, F_NAME]``; what it needs once per decision goes before the
+   loop. (The blocks stay in the one kernel rather than one inlined kernel
+   each: numba then counts a reference per array argument per move, which
+   made ``insane``'s Block decisions, which evaluate hard per world, about
+   15% slower.)
+
+Add a row to the table above, and keep the default weight 0 until it is
+tuned: a new feature at weight 0 changes no move.
+
 >>> from dominoai import Match
 >>> from dominoai.bots import make_bot
 >>> bot = make_bot("hard:void=0,reply=2")
@@ -90,15 +107,46 @@ from ..observation import (
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .base import BaseBot, Param, register_bot
 
-__all__ = ["HardBot", "FEATURES", "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch"]
+__all__ = ["HardBot", "FEATURES", "FEATURE_TABLE", "DEFAULT_WEIGHTS", "N_FEATURES", "N_WEIGHTS",
+           "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch"]
 
-# feature / weight indices (the weight vector has one more slot: the
-# replacement threshold)
-F_HEAVY, F_DOUBLE, F_FOLLOW, F_SPREAD, F_VOID, F_LOCK, F_PARTNER, F_POINTS, F_REPLY = range(9)
-N_FEATURES = 9
-W_REPLACE = 9
-N_WEIGHTS = 10
-FEATURES = ("heavy", "double", "follow", "spread", "void", "lock", "partner", "points", "reply")
+#: The features, one entry each: ``(name, default weight, help)``, in the
+#: order of the weight vector. A feature's value is computed in
+#: the move loop of :func:`hard_eval_into`, which writes ``feats[i, F_<NAME>]``.
+FEATURE_TABLE = (
+    ("heavy", 0.25, "per pip shed (the hand's end count before minus after the move)"),
+    ("double", 3.0, "for playing a double"),
+    ("follow", 0.5, "per own tile left that fits the ends after the move"),
+    ("spread", 0.75, "per distinct number among the own tiles left"),
+    ("void", 6.0, "per share of the ends an opponent is known to lack (next seat 1, "
+                  "others 0.5, x2 when it holds 1-2 tiles)"),
+    ("lock", 4.0, "mean 1/(1+unseen tiles of each end number), + when lighter, - when heavier"),
+    ("partner", 6.0, "chance the partner can follow the ends minus the next opponent's "
+                     "(x3 when the partner holds 1-2 tiles)"),
+    ("points", 1.0, "per point made now (a strike is 5)"),
+    ("reply", 1.6, "per point of the next seat's expected best reply (subtracted)"),
+)
+#: the replacement threshold: the weight vector's last slot (not a feature)
+REPLACE_PARAM = ("replace", -0.5, "Dominoball threshold: replace when the expected strikes "
+                 "gained at once, net of the strike it costs, exceed this")
+
+FEATURES = tuple(name for name, _, _ in FEATURE_TABLE)
+N_FEATURES = len(FEATURES)
+W_REPLACE = N_FEATURES
+N_WEIGHTS = N_FEATURES + 1
+#: the default weights (``float64``, ``(N_WEIGHTS,)``, order of ``FEATURES``
+#: then ``replace``); do not change it in place, copy it
+DEFAULT_WEIGHTS = np.array([d for _, d, _ in FEATURE_TABLE] + [REPLACE_PARAM[1]], np.float64)
+# the column of each feature in ``feats`` and ``w`` (compile-time constants)
+F_HEAVY = FEATURES.index("heavy")
+F_DOUBLE = FEATURES.index("double")
+F_FOLLOW = FEATURES.index("follow")
+F_SPREAD = FEATURES.index("spread")
+F_VOID = FEATURES.index("void")
+F_LOCK = FEATURES.index("lock")
+F_PARTNER = FEATURES.index("partner")
+F_POINTS = FEATURES.index("points")
+F_REPLY = FEATURES.index("reply")
 
 WIN_BONUS = 1000.0
 REPLY_WIN = 100.0
@@ -487,31 +535,17 @@ class HardBot(BaseBot):
     weights are its parameters."""
 
     name = "hard"
-    PARAMS = {
-        "heavy": _w(0.25, "per pip shed (the hand's end count before minus after the move)"),
-        "double": _w(3.0, "for playing a double"),
-        "follow": _w(0.5, "per own tile left that fits the ends after the move"),
-        "spread": _w(0.75, "per distinct number among the own tiles left"),
-        "void": _w(6.0, "per share of the ends an opponent is known to lack (next seat 1, "
-                        "others 0.5, x2 when it holds 1-2 tiles)"),
-        "lock": _w(4.0, "mean 1/(1+unseen tiles of each end number), + when lighter, - when heavier"),
-        "partner": _w(6.0, "chance the partner can follow the ends minus the next opponent's "
-                              "(x3 when the partner holds 1-2 tiles)"),
-        "points": _w(1.0, "per point made now (a strike is 5)"),
-        "reply": _w(1.6, "per point of the next seat's expected best reply (subtracted)"),
-        "replace": _w(-0.5, "Dominoball threshold: replace when the expected strikes gained "
-                            "at once, net of the strike it costs, exceed this"),
-    }
+    PARAMS = {name: _w(default, help) for name, default, help in (*FEATURE_TABLE, REPLACE_PARAM)}
 
     def __init__(self, seed: int | None = None, **params):
         super().__init__(seed, **params)
-        self._w = np.array([float(self.params[k]) for k in (*FEATURES, "replace")], np.float64)
+        self._w = np.array([float(self.params[k]) for k in (*FEATURES, REPLACE_PARAM[0])], np.float64)
         self._buf = np.zeros(L.MAX_MOVES, np.int64)
 
     @property
     def weights(self) -> dict:
         """The weights by name (the replacement threshold included)."""
-        return dict(zip((*FEATURES, "replace"), self._w.tolist()))
+        return dict(zip((*FEATURES, REPLACE_PARAM[0]), self._w.tolist()))
 
     @property
     def weight_vector(self) -> np.ndarray:

@@ -1,0 +1,268 @@
+"""The search bots: ``insane`` (PIMC over consistent worlds) and ``omniscient``.
+
+Both run the world search (:mod:`~dominoai.bots.pimc.search`) in chunks of
+worlds, reading the clock between chunks only when a ``time_budget`` is set.
+The clock is the bot's ``clock`` attribute (``time.perf_counter`` unless
+replaced, e.g. by a fake clock in tests).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...engine import layout as L
+from ...game import Move
+from ...observation import Observation
+from ..base import BaseBot, Param, register_bot
+from ..hard import DEFAULT_WEIGHTS
+from ..worlds import Belief
+from .rollouts import POLICIES, rollout_policy_id
+from .search import BELIEF_CONSISTENT, BELIEF_PLAY_MODEL, search_fixed, search_worlds
+from .settings import SearchSettings
+
+__all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "HARD_WEIGHTS"]
+
+#: weights of the ``hard`` rollout policy and of the play model: the hard
+#: bot's defaults (``float64``, ``(N_WEIGHTS,)``)
+HARD_WEIGHTS = DEFAULT_WEIGHTS.copy()
+
+
+class SearchResult:
+    """What one decision found: ``moves`` (codes), ``values`` (weighted mean
+    value per move, points), ``worlds`` searched, ``proposals`` sampled,
+    ``seconds`` spent (by the bot's clock), and the chosen ``move``."""
+
+    __slots__ = ("moves", "values", "worlds", "proposals", "seconds", "move")
+
+    def __init__(self, moves, values, worlds, proposals, seconds, move):
+        self.moves, self.values, self.worlds = moves, values, worlds
+        self.proposals, self.seconds, self.move = proposals, seconds, move
+
+    def table(self) -> list:
+        """``[(Move, value), ...]`` best first."""
+        order = np.argsort(-self.values, kind="stable")
+        return [(Move.from_code(int(self.moves[i])), float(self.values[i])) for i in order]
+
+    def __repr__(self) -> str:
+        return (f"<SearchResult {Move.from_code(self.move)} over {self.worlds} worlds "
+                f"({self.proposals} proposals) in {self.seconds * 1e3:.2f} ms>")
+
+
+_COMMON = {
+    "worlds": Param(int, 200, "worlds sampled per decision", min=1),
+    "rollouts": Param(int, 1, "rollouts per move per world", min=1),
+    "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
+                            "random (uniform legal moves), medium (heaviest tile / best "
+                            "immediate score), hard (the hard bot's evaluation, default "
+                            "weights; much slower) or auto (hard where the rules allow "
+                            "replacements, i.e. Dominoball; random elsewhere)",
+                            choices=POLICIES + ("auto",)),
+    "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
+                         "search stops between worlds once the budget is spent", min=0.0),
+    "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
+                   "at most this many tiles can still be played (hands plus drawable "
+                   "boneyard); 0 = never", min=0),
+    "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
+                       "to rollouts", min=1),
+}
+
+
+class _SearchBot(BaseBot):
+    """Shared parameters and the chunked, time-budgeted search loop."""
+
+    PARAMS = dict(_COMMON)
+    #: proposals per requested world at most (drawing games reject worlds of weight 0)
+    MAX_TRIES = 50
+    #: the clock of the time budget and of ``SearchResult.seconds``: a
+    #: callable returning seconds (replace it on an instance to test the budget)
+    clock = staticmethod(time.perf_counter)
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed=seed, **params)
+        self.last: SearchResult | None = None
+
+    def _codes(self, obs: Observation) -> np.ndarray:
+        codes = obs.legal_codes()
+        if len(codes) == 0:
+            raise ValueError(f"seat {obs.seat} has no move to make")
+        return np.ascontiguousarray(codes, np.int64)
+
+    def _settings(self, rv: np.ndarray, belief: int = BELIEF_CONSISTENT,
+                  tau: float = 0.0) -> SearchSettings:
+        return SearchSettings.make(rollouts=self.rollouts,
+                                   policy=rollout_policy_id(self.rollout_policy, rv),
+                                   belief=belief, tau=tau, exact=self.exact,
+                                   max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
+                                   weights=HARD_WEIGHTS)
+
+    def _run(self, codes, chunk_fn) -> SearchResult:
+        """Call ``chunk_fn(n_worlds, rs, acc, stats)`` until ``worlds`` worlds are
+        done or the time budget is spent (checked between chunks)."""
+        clock = self.clock
+        t0 = clock()
+        nc = len(codes)
+        acc = np.zeros(nc, np.float64)
+        stats = np.zeros(3, np.float64)
+        rs = np.array([self.rng.integers(1, 2**63, dtype=np.int64)], np.uint64)
+        target = self.worlds
+        budget = self.time_budget
+        if budget <= 0:
+            chunk_fn(target, rs, acc, stats)
+        else:
+            chunk = 8
+            done = 0
+            while done < target:
+                n = min(chunk, target - done)
+                got = chunk_fn(n, rs, acc, stats)
+                done += n
+                if got == 0 and stats[1] >= self.MAX_TRIES * target:
+                    break
+                el = clock() - t0
+                if el >= budget:
+                    break
+                per = el / max(done, 1)
+                # aim to read the clock about ten more times within the budget
+                chunk = int(max(1, min(target - done, (budget - el) / per / 10 if per > 0 else 64)))
+        values = acc / stats[2] if stats[2] > 0 else acc
+        best = int(np.argmax(values)) if stats[2] > 0 else 0
+        res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
+                           clock() - t0, int(codes[best]))
+        self.last = res
+        return res
+
+
+@register_bot("insane")
+class InsaneBot(_SearchBot):
+    """PIMC over consistent worlds: every legal move (Dominoball's replacement
+    included) rolled out to the end of the hand in every sampled world.
+
+    Parameters (defaults): ``worlds`` (200), ``rollouts`` per move per world
+    (1), ``rollout_policy`` (``auto``: ``hard`` in Dominoball, ``random``
+    elsewhere; or ``random``, ``medium``, ``hard`` everywhere),
+    ``time_budget`` seconds per decision (0: no limit), ``inference`` (true;
+    false: worlds respect only the hand sizes and the seen tiles),
+    ``policy_weight`` (4.0: weight each world by the likelihood of the other
+    seats' plays under a softmax of ``hard``'s values at that temperature,
+    where no tile is drawn; 0 = off, else at least 0.1), ``exact``
+    (0: never; else solve a world by alpha-beta instead of rolling out once at
+    most that many tiles can still be played, hands and drawable boneyard),
+    ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
+    back to rollouts), ``seed``.
+
+    :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
+        would underflow), or any parameter of the wrong type or range.
+    """
+
+    name = "insane"
+    PARAMS = dict(_COMMON, inference=Param(bool, True, "use what the public history says each "
+                                                          "seat cannot hold"),
+                  policy_weight=Param(float, 4.0, "weight each world by how likely the other "
+                                      "seats' plays were under a softmax of hard's move values "
+                                      "at this temperature (value units; smaller trusts the "
+                                      "model more); 0 = off, else at least 0.1; ignored where "
+                                      "tiles are drawn",
+                                      min=0.0))
+
+    def __init__(self, seed=None, **params):
+        super().__init__(seed=seed, **params)
+        if 0.0 < self.policy_weight < 0.1:
+            # exp(value / tau) underflows: most worlds would get weight 0
+            raise ValueError(f"bot 'insane': parameter policy_weight must be 0 (off) or at "
+                             f"least 0.1 (got {self.policy_weight})")
+        #: decisions searched without inference because no world of positive
+        #: weight was found with it (should stay 0; a safety net for tournaments)
+        self.fallbacks = 0
+
+    def analyze(self, obs: Observation) -> SearchResult:
+        """Search ``obs`` and return the per-move values (see :class:`SearchResult`).
+
+        :raises ValueError: the seat has no move to make.
+        """
+        codes = self._codes(obs)
+        try:
+            belief = Belief(obs, self.inference)
+        except ValueError:
+            if not self.inference:
+                raise
+            belief = None
+        res = self._search(belief, codes) if belief is not None else None
+        if res is None or res.worlds == 0:
+            if not self.inference:
+                return res
+            self.fallbacks += 1
+            res = self._search(Belief(obs, False), codes)
+        return res
+
+    def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
+        p, base, rv = belief.parts, belief.base, belief.rv
+        tau = self.policy_weight
+        if tau > 0 and (rv[L.R_DRAWING] or rv[L.R_MAX_REPL]):
+            tau = 0.0   # a past hand is not known from the hand now where tiles are drawn
+        cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau)
+        evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
+
+        def chunk(n, rs, acc, stats):
+            return search_worlds(p, base, rv, codes, n, rs, acc, stats, evs, cfg)
+
+        return self._run(codes, chunk)
+
+    def act(self, observation: Observation) -> Move:
+        codes = self._codes(observation)
+        if len(codes) == 1:
+            self.last = None
+            return Move.from_code(int(codes[0]))
+        return Move.from_code(self.analyze(observation).move)
+
+
+@register_bot("omniscient")
+class OmniscientBot(_SearchBot):
+    """The insane search on the true world: a named cheat for upper-bound
+    studies. It declares ``needs_state``: the harness calls
+    :meth:`act_with_state`; ``act`` alone refuses. ``worlds`` x ``rollouts``
+    rollouts per move, all on the true world (with ``rollout_policy=medium``
+    they are all equal: use ``worlds=1``)."""
+
+    name = "omniscient"
+    PARAMS = dict(_COMMON)
+    needs_state = True
+
+    def act(self, observation: Observation) -> Move:
+        """:raises TypeError: always (the bot needs the true state)."""
+        raise TypeError("omniscient cheats by design: it needs the true state, "
+                        "call act_with_state(observation, state)")
+
+    def analyze_with_state(self, obs: Observation, state: np.ndarray) -> SearchResult:
+        """Search the true ``state`` (see :meth:`act_with_state`) and return the
+        per-move values.
+
+        :raises ValueError: ``state`` is not an engine state of shape
+            ``(S_SIZE,)`` or does not match ``obs`` (seat to move, its hand).
+        """
+        st = np.array(state, np.int64).copy()
+        if st.shape != (L.S_SIZE,):
+            raise ValueError(f"state must be an int64 engine state of shape ({L.S_SIZE},)")
+        if int(st[L.S_CUR]) != obs.seat or int(st[L.S_HAND + obs.seat]) != int(obs.array[1]):
+            raise ValueError("the state does not match the observation (seat to move or its hand)")
+        st[L.S_LOG] = 0
+        codes = self._codes(obs)
+        rv = obs.rules_vector
+        cfg = self._settings(rv)
+
+        def chunk(n, rs, acc, stats):
+            return search_fixed(st, rv, codes, n, rs, acc, stats, cfg)
+
+        return self._run(codes, chunk)
+
+    def act_with_state(self, observation: Observation, state: np.ndarray) -> Move:
+        """The move for ``observation`` given the true engine ``state`` (int64,
+        ``(S_SIZE,)``, e.g. ``match.state_copy()``; it is copied, never changed).
+
+        :raises ValueError: as :meth:`analyze_with_state`.
+        """
+        codes = self._codes(observation)
+        if len(codes) == 1:
+            self.last = None
+            return Move.from_code(int(codes[0]))
+        return Move.from_code(self.analyze_with_state(observation, state).move)

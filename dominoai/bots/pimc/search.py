@@ -1,0 +1,180 @@
+"""The world search: sample worlds, weigh them, score every move in each.
+
+:func:`search_worlds` draws worlds from the sampler of a
+:class:`~dominoai.bots.worlds.Belief` (its ``parts``), weights each by the
+belief model ``cfg.belief`` (:func:`world_weight`), and scores every legal
+move in it (:func:`score_world`: a rollout per move with the rollout policy
+``cfg.policy``, :mod:`~dominoai.bots.pimc.rollouts`, or the exact solver).
+:func:`search_fixed` scores the moves on one known world instead (the true
+state: omniscient). Every move is rolled out with the same random numbers in
+a world (common random numbers), so their comparison is not blurred by the
+rollout's luck.
+
+Belief models are registered in one place, :data:`BELIEFS` and
+:func:`world_weight`. To add one: write its weight kernel (a world's
+likelihood given the public history, ``>= 0``), append its name to
+:data:`BELIEFS` and add one branch to :func:`world_weight` calling it.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ...engine import kernels as K
+from ...engine import layout as L
+from ..worlds import draw_world, drawn_world_weight
+from .likelihood import likelihood_into
+from .rollouts import rollout
+from .settings import new_scratch
+from .solver import solve_into
+from .value import hand_value, tiles_left
+
+__all__ = ["BELIEFS", "BELIEF_CONSISTENT", "BELIEF_PLAY_MODEL", "world_weight", "score_world",
+           "search_worlds", "search_fixed"]
+
+#: the belief models by id (the index): how a world drawn from the
+#: consistent-world sampler is weighted (see :func:`world_weight`)
+BELIEFS = ("consistent", "play_model")
+BELIEF_CONSISTENT = 0   #: every world consistent with the history, weight = its count
+BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules without drawing)
+
+
+@njit(cache=True, inline="always")
+def world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux, feats, hvals, wi, wf):
+    """The weight of the world ``wst`` under the belief model ``belief``
+    (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``)
+    and the hand's events ``evs`` (``int64`` ``(n, 4)``): ``w`` for
+    ``consistent``; ``w`` times the play model's likelihood
+    (:func:`~dominoai.bots.pimc.likelihood.play_likelihood`) at temperature
+    ``tau`` with the ``hard`` weights ``hw`` for ``play_model``. The other
+    arguments are members of the search's ``Scratch``, passed one by one:
+    this runs once per world, and numba counts a reference per member of a
+    tuple on each call."""
+    if belief == BELIEF_PLAY_MODEL:
+        return w * likelihood_into(wst, evs, evs.shape[0], rv, seat, tau, hw, tmp, ev, buf, aux,
+                                   feats, hvals, wi, wf)
+    return w
+
+
+@njit(cache=True, inline="always")
+def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev, buf,
+                aux, rs2, stack, bufs, meta, nodes, vals):
+    """Add ``w * rollouts * value`` of every move ``codes[i]`` in the world
+    ``wst`` to ``acc[i]`` (``float64``), values against the points ``p0``:
+    solved exactly (:func:`~dominoai.bots.pimc.solver.solve_into` on
+    ``stack, bufs, meta, nodes``, full window: values, not only the best;
+    ``vals`` one per move) when ``exact > 0``, at most ``exact`` tiles can
+    still be played and no move's solve passes ``nodes[1]`` nodes; else the sum of ``rollouts`` rollouts per move with the policy
+    ``policy``, all moves of a rollout with the same random numbers (drawn
+    from ``rs``). The settings and the ``Scratch`` members are passed one by
+    one (see :func:`world_weight`): inlined or not, a tuple argument costs a
+    reference count per member per world."""
+    nc = codes.shape[0]
+    if exact > 0 and tiles_left(wst, rv) <= exact:
+        solved = True
+        st0 = stack[0]
+        for mi in range(nc):
+            for q in range(L.S_SIZE):
+                st0[q] = wst[q]
+            K.apply_move(st0, rv, ev, codes[mi])
+            nodes[0] = 0
+            nodes[2] = 0
+            v = solve_into(stack, bufs, meta, rv, ev, seat, p0, nodes)
+            if nodes[2]:
+                solved = False
+                break
+            vals[mi] = v
+        if solved:
+            for mi in range(nc):
+                acc[mi] += w * rollouts * vals[mi]
+            return
+    for r in range(rollouts):
+        sub = K.rng_next(rs)
+        for mi in range(nc):
+            for q in range(L.S_SIZE):
+                tmp[q] = wst[q]
+            K.apply_move(tmp, rv, ev, codes[mi])
+            rs2[0] = sub
+            rollout(tmp, rv, rs2, ev, buf, aux, policy, hw)
+            acc[mi] += w * hand_value(tmp, rv, seat, p0)
+
+
+@njit(cache=True)
+def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
+    """Sample up to ``n_worlds`` worlds of positive weight (at most
+    ``cfg.max_tries * n_worlds`` proposals) and add ``weight * value`` of every
+    move in each to ``acc`` (:func:`score_world`). Returns the worlds found.
+
+    - ``p``: the sampler's tables, :attr:`Belief.parts
+      <dominoai.bots.worlds.Belief>`; ``base``: the observing seat's view as
+      a state (``Belief.base``, ``int64`` ``(S_SIZE,)``), its seat to move.
+    - ``rv``: the rules vector; ``codes``: the legal moves (``int64``, ``(n,)``);
+      ``acc``: ``float64`` ``(n,)``, added to.
+    - ``rs``: ``uint64`` ``(1,)``, the RNG state (advanced).
+    - ``stats``: ``float64`` ``[worlds, proposals, total weight x rollouts]``
+      (added to).
+    - ``evs``: the hand's events (``int64`` ``(m, 4)``, ``Observation.event_array``),
+      read by the ``play_model`` belief (rules without drawing only; the
+      caller checks).
+    - ``cfg``: :class:`~dominoai.bots.pimc.settings.SearchSettings`.
+    """
+    # the parts' and the scratch's arrays are bound once here: handing a
+    # tuple to a function per world costs a reference count per member
+    tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
+    wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
+    ws = new_scratch(codes.shape[0], cfg.max_nodes)
+    wst, bone, miss, p0 = ws.wst, ws.bone, ws.miss, ws.p0
+    tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
+    feats, hvals, wi, wf = ws.feats, ws.hvals, ws.wi, ws.wf
+    stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
+    rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    belief, tau = cfg.belief, cfg.tau
+    seat = base[L.S_CUR]
+    for s in range(4):
+        p0[s] = base[L.S_POINTS + s]
+    max_props = cfg.max_tries * n_worlds
+    got = 0
+    props = 0
+    wsum = 0.0
+    while got < n_worlds and props < max_props:
+        props += 1
+        draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
+        w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
+        if w > 0.0:
+            w = world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux,
+                             feats, hvals, wi, wf)
+        if w <= 0.0:
+            continue
+        got += 1
+        wsum += w * rollouts
+        score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
+                    buf, aux, rs2, stack, bufs, meta, nodes, vals)
+    stats[0] += got
+    stats[1] += props
+    stats[2] += wsum
+    return got
+
+
+@njit(cache=True)
+def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg):
+    """:func:`search_worlds` on one known world ``st`` (``int64``
+    ``(S_SIZE,)``, the true state: omniscient), scored ``n_worlds`` times,
+    each of weight 1."""
+    ws = new_scratch(codes.shape[0], cfg.max_nodes)
+    wst, p0 = ws.wst, ws.p0
+    tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
+    stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
+    rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    seat = st[L.S_CUR]
+    for s in range(4):
+        p0[s] = st[L.S_POINTS + s]
+    for q in range(L.S_SIZE):
+        wst[q] = st[q]
+    wst[L.S_LOG] = 0
+    for _ in range(n_worlds):
+        score_world(wst, 1.0, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
+                    buf, aux, rs2, stack, bufs, meta, nodes, vals)
+    stats[0] += n_worlds
+    stats[1] += n_worlds
+    stats[2] += n_worlds * rollouts
+    return n_worlds
