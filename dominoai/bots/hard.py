@@ -477,8 +477,9 @@ def hard_pick(st, rv, a, codes, n, w):
 
 
 # ---------------------------------------------------------------- the bot
-def _w(default: float, help: str) -> Param:
-    return Param(float, default, help)
+def _w(default: float, help: str, low: float = 0.0, high: float | None = None) -> Param:
+    """A weight: tunable over ``low .. high`` (default ``0 .. 3 x default``)."""
+    return Param(float, default, help, low=low, high=high if high is not None else round(3.0 * default, 6))
 
 
 @register_bot("hard")
@@ -500,7 +501,7 @@ class HardBot(BaseBot):
         "points": _w(1.0, "per point made now (a strike is 5)"),
         "reply": _w(1.6, "per point of the next seat's expected best reply (subtracted)"),
         "replace": _w(-0.5, "Dominoball threshold: replace when the expected strikes gained "
-                            "at once, net of the strike it costs, exceed this"),
+                            "at once, net of the strike it costs, exceed this", low=-3.0, high=3.0),
     }
 
     def __init__(self, seed: int | None = None, **params):

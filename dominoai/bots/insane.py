@@ -71,6 +71,13 @@ _HIGH = TILE_HIGH.copy()
 _FULL = np.int64(FULL_MASK)
 #: weights of the ``hard`` rollout policy: the hard bot's defaults
 HARD_WEIGHTS = HardBot().weight_vector
+_HARD_NAMES = tuple(HardBot().weights)   # the order of the weight vector
+#: ``hard_<name>``: the hard weights insane's rollouts (policy ``hard``) and
+#: its play model use; the defaults and ranges are hard's own; searched only
+#: when named (``--space hard_void=0..18``), to keep the default space small
+HARD_PARAMS = {"hard_" + k: Param(float, p.default, f"hard's {k} weight in the rollouts and play model",
+                                  low=p.low, high=p.high, searched=False)
+               for k, p in HardBot.PARAMS.items()}
 
 
 # ---------------------------------------------------------------- rollouts
@@ -477,8 +484,8 @@ class SearchResult:
 
 
 _COMMON = {
-    "worlds": Param(int, 200, "worlds sampled per decision", min=1),
-    "rollouts": Param(int, 1, "rollouts per move per world", min=1),
+    "worlds": Param(int, 200, "worlds sampled per decision", min=1, low=25, high=1600, log=True),
+    "rollouts": Param(int, 1, "rollouts per move per world", min=1, low=1, high=4),
     "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
                             "random (uniform legal moves), medium (heaviest tile / best "
                             "immediate score), hard (the hard bot's evaluation, default "
@@ -489,7 +496,7 @@ _COMMON = {
                          "search stops between worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
                    "at most this many tiles can still be played (hands plus drawable "
-                   "boneyard); 0 = never", min=0),
+                   "boneyard); 0 = never", min=0, low=0, high=12),
     "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
                        "to rollouts", min=1),
 }
@@ -563,7 +570,8 @@ class InsaneBot(_SearchBot):
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
-    back to rollouts), ``seed``.
+    back to rollouts), ``hard_<name>`` (the ``hard`` weights its rollouts
+    and play model use, e.g. ``hard_void``; defaults: hard's own), ``seed``.
     """
 
     name = "insane"
@@ -574,7 +582,8 @@ class InsaneBot(_SearchBot):
                                       "at this temperature (value units; smaller trusts the "
                                       "model more); 0 = off, else at least 0.1; ignored where "
                                       "tiles are drawn",
-                                      min=0.0))
+                                      min=0.0, low=0.25, high=16.0, log=True),
+                  **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
@@ -585,6 +594,8 @@ class InsaneBot(_SearchBot):
         #: decisions searched without inference because no world of positive
         #: weight was found with it (should stay 0; a safety net for tournaments)
         self.fallbacks = 0
+        #: the hard weights of the rollouts and the play model (``hard_<name>``)
+        self.hard_weights = np.array([float(self.params["hard_" + k]) for k in _HARD_NAMES], np.float64)
 
     def analyze(self, obs: Observation) -> SearchResult:
         """Search ``obs`` and return the per-move values (see :class:`SearchResult`)."""
@@ -614,10 +625,11 @@ class InsaneBot(_SearchBot):
         if tau > 0 and (rv[L.R_DRAWING] or rv[L.R_MAX_REPL]):
             tau = 0.0   # a past hand is not known from the hand now where tiles are drawn
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
+        hw = self.hard_weights
 
         def chunk(n, rs, acc, stats):
             return search_worlds(p, base, rv, codes, len(codes), n, tries * n, rollouts, policy,
-                                 rs, acc, stats, exact, max_nodes, HARD_WEIGHTS, evs, float(tau))
+                                 rs, acc, stats, exact, max_nodes, hw, evs, float(tau))
 
         return self._run(codes, chunk)
 
