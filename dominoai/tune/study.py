@@ -185,7 +185,7 @@ def trials_frame(study, params: Sequence[str] | None = None):
              "seconds": u.get("seconds", math.nan), "tournament_seconds": u.get("tournament_seconds", math.nan),
              "run": int(u.get("run", 0)), "stopped": u.get("stopped", "")}
         for k in names:
-            r[k] = t.params.get(k, u.get("values", {}).get(k))
+            r[k] = u.get("values", {}).get(k, t.params.get(k))  # as played (floats rounded)
         rows.append(r)
     cols = ["number", "state", "value", "lo", "hi", "ms_per_decision", "feasible", "deals", "spec",
             "seconds", "tournament_seconds", "run", "stopped", *names]
