@@ -122,6 +122,7 @@ BAD = [
     (["--space", "rollout_policy=random"], "empty"),
     (["--trials", "0"], "--trials must be"),
     (["--max-ms", "0.000000001"], "no setting can meet it"),
+    (["--out", "trials.txt"], "must end in .csv or .parquet"),
 ]
 
 
@@ -250,3 +251,19 @@ def test_resume_after_sigkill(tmp_path):
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert len(load_study(path)[1]) == len(df)
+
+
+# ---------------------------------------------------------------- notebook
+def test_tuning_notebook_runs(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = nbformat.read(ROOT / "notebooks" / "tuning.ipynb", as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "6 trials finished" in text
+    assert (tmp_path / "tuning-example.db").exists()
+    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+               for o in c.get("outputs", []))

@@ -488,8 +488,8 @@ _COMMON = {
     "rollouts": Param(int, 1, "rollouts per move per world", min=1, low=1, high=4),
     "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
                             "random (uniform legal moves), medium (heaviest tile / best "
-                            "immediate score), hard (the hard bot's evaluation, default "
-                            "weights; much slower) or auto (hard where the rules allow "
+                            "immediate score), hard (the hard bot's evaluation with the "
+                            "weights hard_<name>; much slower) or auto (hard where the rules allow "
                             "replacements, i.e. Dominoball; random elsewhere)",
                             choices=POLICIES + ("auto",)),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "

@@ -279,6 +279,8 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
              "max_ms": max_ms, "space": {k: d.text() for k, d in dims.items()},
              "fix": {k: v for k, v in fixed.items()}}
     ident = json.loads(json.dumps(ident))
+    if out is not None and Path(out).suffix not in (".csv", ".parquet"):
+        raise ValueError(f"--out {out}: the trials table must end in .csv or .parquet")
     path = Path(study) if study is not None else None
     if path is not None:
         _check_writable(path)
