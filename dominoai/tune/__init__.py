@@ -2,7 +2,8 @@
 parameter declarations, built on the tournament machinery.
 
 >>> from dominoai.tune import tune                       # doctest: +SKIP
->>> res = tune("draw", "insane", ["hard"], trials=60, hands=400, study="results/tune-draw.db")
+>>> res = tune("draw", "insane", ["hard"], trials=60, hands=400,
+...            study="results/tune-draw.db")             # doctest: +SKIP
 >>> res.best_spec, res.verdict.line                      # doctest: +SKIP
 
 - :mod:`.space`: the search space from ``Param`` ranges, ``--space``, ``--fix``;
