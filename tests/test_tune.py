@@ -204,8 +204,8 @@ def test_jobs_1_and_2_give_the_same_study(tmp_path):
     from dominoai.tune import load_study
     study, _ = load_study(tmp_path / "one.db")
     for t in study.trials:
-        n = t.user_attrs["deals"] // 8
-        assert t.user_attrs["chunks"] == [stage_seed(3, SEARCH, k) for k in range(n)]
+        r = t.user_attrs["result"]
+        assert r["chunks"] == [stage_seed(3, SEARCH, k) for k in range(r["deals"] // 8)]
 
 
 # ---------------------------------------------------------------- resume
@@ -246,6 +246,7 @@ def test_resume_after_sigkill(tmp_path):
     # the first run's finished trials are kept, not replayed; the one in progress (if any) failed
     assert len(fin[fin["run"] == 1]) == first and len(fin[fin["run"] == 2]) == 6 - first
     assert set(run1["state"]) <= {"COMPLETE", "PRUNED", "FAIL"} and (run1["state"] == "FAIL").sum() <= 1
+    assert set(df[df["state"] == "FAIL"]["run"]) <= {1} and (run2["state"] != "FAIL").all()
     assert run2["number"].min() > run1["number"].max()
     # a rerun of the finished study plays nothing more
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)

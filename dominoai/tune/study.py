@@ -176,7 +176,7 @@ def trials_frame(study, params: Sequence[str] | None = None):
     names = list(params) if params is not None else list(json.loads(
         json.dumps(study.user_attrs.get("space", {}))))
     for t in study.get_trials(deepcopy=False):
-        u = t.user_attrs
+        u = {**t.user_attrs.get("start", {}), **t.user_attrs.get("result", {})}
         r = {"number": t.number, "state": t.state.name,
              "value": u.get("value", t.value if t.value is not None else math.nan),
              "lo": u.get("lo", math.nan), "hi": u.get("hi", math.nan),
@@ -331,11 +331,12 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
                desc=f"tune {bot} {rules.preset}", dynamic_ncols=True)
 
     def best_text() -> str:
-        ok = [t for t in finished() if t.state == TrialState.COMPLETE and t.user_attrs.get("feasible")]
+        ok = [t for t in finished() if t.state == TrialState.COMPLETE
+              and t.user_attrs.get("result", {}).get("feasible")]
         if not ok:
             return ""
-        b = max(ok, key=lambda t: t.user_attrs["value"])
-        return f"best {b.user_attrs['value']:+.3f} (#{b.number})"
+        b = max(ok, key=lambda t: t.value)
+        return f"best {b.value:+.3f} (#{b.number})"
 
     try:
         while len(finished()) < trials:
@@ -345,9 +346,8 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
             try:
                 values = dict(fixed, **{k: d.suggest(trial) for k, d in dims.items()})
                 spec = spec_of(bot, values)
-                trial.set_user_attr("spec", spec)
-                trial.set_user_attr("values", json.loads(json.dumps(values)))
-                trial.set_user_attr("run", run)
+                # few writes: each is a SQLite commit (about 20 ms on a busy disk)
+                trial.set_user_attr("start", {"spec": spec, "run": run})
                 ev = Evaluation()
                 pruned = stopped = False
                 for k in range(n_chunks):
@@ -367,12 +367,13 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
                 m, lo, hi = ev.interval()
                 msd = ev.ms_per_decision
                 feasible = max_ms is None or msd <= max_ms
-                for key, v in (("value", m), ("lo", lo), ("hi", hi), ("ms", msd), ("deals", ev.deals),
-                               ("feasible", feasible), ("chunks", ev.chunks),
-                               ("seconds", time.perf_counter() - t0), ("tournament_seconds", ev.seconds),
-                               ("constraint", [msd - max_ms if max_ms is not None else 0.0]),
-                               ("stopped", "too slow" if stopped else "pruned" if pruned else "")):
-                    trial.set_user_attr(key, v)
+                if max_ms is not None:
+                    trial.set_user_attr("constraint", [msd - max_ms])
+                trial.set_user_attr("result", json.loads(json.dumps({
+                    "values": values, "run": run, "value": m, "lo": lo, "hi": hi, "ms": msd,
+                    "deals": ev.deals, "feasible": feasible, "chunks": ev.chunks,
+                    "seconds": time.perf_counter() - t0, "tournament_seconds": ev.seconds,
+                    "stopped": "too slow" if stopped else "pruned" if pruned else ""})))
             except BaseException:
                 st.tell(trial, state=TrialState.FAIL)
                 raise
