@@ -9,6 +9,8 @@ Subcommands::
     dominoai plot RESULTS --out FIG
     dominoai render RECORD --hand H --move M --out SVG [--seat N]
     dominoai view RECORD|DIR --out HTML [--seat N]
+    dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
+    dominoai bots [NAME]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai --version
@@ -188,7 +190,56 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("results", metavar="RESULTS", help="a results file written by 'dominoai tournament'")
     pl.add_argument("--out", required=True, metavar="FIG", help="the figure (.png, .pdf or .svg)")
     pl.set_defaults(func=_cmd_plot)
+
+    tu = sub.add_parser("tune", help="tune a bot's parameters against a pool (Optuna study, resumable)",
+                        description="Search a bot's declared parameter ranges for the setting that "
+                                    "scores most points per hand against the opponents, then "
+                                    "validate the best against the defaults on fresh deals.")
+    tu.add_argument("--variant", default="draw", help="the preset (default draw)")
+    tu.add_argument("--players", type=_int_at_least(2, "--players"), help="players (default: the preset's)")
+    tu.add_argument("--bot", default="insane", help="the bot to tune (default insane)")
+    tu.add_argument("--opponents", default="hard", help="the opponent pool, comma-separated specs (default hard)")
+    tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
+    tu.add_argument("--hands", type=int, default=400, help="deals per trial and opponent (default 400)")
+    tu.add_argument("--chunk", type=int, help="deals per pruning step (default: hands/4)")
+    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every core)")
+    tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
+    tu.add_argument("--study", help="the study file (SQLite, .db); rerun the command to resume")
+    tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones: "
+                                               "worlds=50..1600:log,rollouts=1..4,rollout_policy=random|hard")
+    tu.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
+                    help="freeze a parameter (repeat, or comma-separate)")
+    tu.add_argument("--max-ms", type=float, help="median ms per decision above which a setting is infeasible")
+    tu.add_argument("--top", type=int, default=3, help="best trials replayed against the defaults (default 3)")
+    tu.add_argument("--validate-hands", type=int, default=4000,
+                    help="fresh deals of the validation (default 4000; 0 skips it)")
+    tu.add_argument("--out", help="the trials table (.csv or .parquet; default beside the study)")
+    tu.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                    help="progress bar on stderr (default on)")
+    tu.set_defaults(func=_cmd_tune)
+
+    bo = sub.add_parser("bots", help="list the bots, or one bot's parameters",
+                        description="Every registered bot, or a bot's parameters with default, "
+                                    "tunable range and meaning.")
+    bo.add_argument("name", nargs="?", help="a bot name")
+    bo.set_defaults(func=_cmd_bots)
     return p
+
+
+def _cmd_tune(args) -> int:
+    from .tune.command import cmd_tune
+    try:
+        return cmd_tune(args)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+
+
+def _cmd_bots(args) -> int:
+    from .tune.command import cmd_bots
+    try:
+        return cmd_bots(args)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 def split_bot_specs(text: str) -> list[str]:

@@ -31,7 +31,8 @@ import numpy as np
 from ..game import Move
 from ..observation import Observation
 
-__all__ = ["Bot", "BaseBot", "Param", "register_bot", "make_bot", "bot_names", "parse_spec", "BOTS"]
+__all__ = ["Bot", "BaseBot", "Param", "register_bot", "make_bot", "bot_names", "bot_params", "parse_spec",
+           "BOTS"]
 
 
 @runtime_checkable
@@ -51,13 +52,41 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class Param:
-    """A bot parameter: its type (int, float, bool or str), default and meaning."""
+    """A bot parameter: its type (int, float, bool or str), default and meaning.
+
+    ``choices`` and ``min`` bound what the bot accepts. The tunable range,
+    declared once beside the parameter, is ``low .. high`` (``log``: sampled
+    on a log scale) for numbers, or ``choices`` for a categorical parameter;
+    :mod:`dominoai.tune` searches it (``searched=False``: only when asked
+    for by name). A parameter with neither is not tuned unless a range is
+    given for it.
+    """
 
     type: type
     default: Any
     help: str = ""
     choices: tuple | None = None
     min: float | None = None
+    low: float | None = None
+    high: float | None = None
+    log: bool = False
+    searched: bool = True
+
+    @property
+    def tunable(self) -> bool:
+        """True when a range (``low``/``high``) or ``choices`` is declared and
+        ``searched`` (False: the range is only searched when asked for)."""
+        return self.searched and ((self.low is not None and self.high is not None)
+                                  or self.choices is not None)
+
+    def range_text(self) -> str:
+        """The declared range as ``--space`` writes it: ``"25..1600:log"``,
+        ``"random|medium"``; ``""`` when there is none."""
+        if self.low is not None and self.high is not None:
+            return f"{self.low}..{self.high}" + (":log" if self.log else "")
+        if self.choices is not None:
+            return "|".join(map(str, self.choices))
+        return ""
 
     def parse(self, bot: str, name: str, value: Any) -> Any:
         try:
@@ -145,6 +174,18 @@ def register_bot(name: str, factory: Callable[..., Bot] | None = None):
 
 def bot_names() -> list[str]:
     return sorted(BOTS)
+
+
+def bot_params(name: str) -> dict[str, Param]:
+    """The declared parameters of the registered bot ``name`` (its
+    ``PARAMS``, in declaration order; ``seed`` is not among them; a bot
+    registered as a plain factory has none).
+
+    :raises ValueError: an unknown bot (listing the registered ones).
+    """
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
+    return dict(getattr(BOTS[name], "PARAMS", {}) or {})
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

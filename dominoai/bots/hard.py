@@ -525,8 +525,9 @@ def hard_pick(st, rv, a, codes, n, w):
 
 
 # ---------------------------------------------------------------- the bot
-def _w(default: float, help: str) -> Param:
-    return Param(float, default, help)
+def _w(default: float, help: str, low: float = 0.0, high: float | None = None) -> Param:
+    """A weight: tunable over ``low .. high`` (default ``0 .. 3 x default``)."""
+    return Param(float, default, help, low=low, high=high if high is not None else round(3.0 * default, 6))
 
 
 @register_bot("hard")
@@ -535,7 +536,8 @@ class HardBot(BaseBot):
     weights are its parameters."""
 
     name = "hard"
-    PARAMS = {name: _w(default, help) for name, default, help in (*FEATURE_TABLE, REPLACE_PARAM)}
+    PARAMS = {**{name: _w(default, help) for name, default, help in FEATURE_TABLE},
+              REPLACE_PARAM[0]: _w(REPLACE_PARAM[1], REPLACE_PARAM[2], low=-3.0, high=3.0)}
 
     def __init__(self, seed: int | None = None, **params):
         super().__init__(seed, **params)

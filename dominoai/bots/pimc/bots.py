@@ -16,7 +16,7 @@ from ...engine import layout as L
 from ...game import Move
 from ...observation import Observation
 from ..base import BaseBot, Param, register_bot
-from ..hard import DEFAULT_WEIGHTS
+from ..hard import DEFAULT_WEIGHTS, FEATURES, HardBot
 from ..worlds import Belief
 from .rollouts import POLICIES, rollout_policy_id
 from .search import BELIEF_CONSISTENT, BELIEF_PLAY_MODEL, search_fixed, search_worlds
@@ -27,6 +27,13 @@ __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "HARD_WEIGHTS"]
 #: weights of the ``hard`` rollout policy and of the play model: the hard
 #: bot's defaults (``float64``, ``(N_WEIGHTS,)``)
 HARD_WEIGHTS = DEFAULT_WEIGHTS.copy()
+_HARD_NAMES = (*FEATURES, "replace")   # the order of the weight vector
+#: ``hard_<name>``: the hard weights insane's rollouts (policy ``hard``) and
+#: its play model use; the defaults and ranges are hard's own; searched only
+#: when named (``--space hard_void=0..18``), to keep the default space small
+HARD_PARAMS = {"hard_" + k: Param(float, p.default, f"hard's {k} weight in the rollouts and play model",
+                                  low=p.low, high=p.high, searched=False)
+               for k, p in HardBot.PARAMS.items()}
 
 
 class SearchResult:
@@ -51,19 +58,19 @@ class SearchResult:
 
 
 _COMMON = {
-    "worlds": Param(int, 200, "worlds sampled per decision", min=1),
-    "rollouts": Param(int, 1, "rollouts per move per world", min=1),
+    "worlds": Param(int, 200, "worlds sampled per decision", min=1, low=25, high=1600, log=True),
+    "rollouts": Param(int, 1, "rollouts per move per world", min=1, low=1, high=4),
     "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
                             "random (uniform legal moves), medium (heaviest tile / best "
-                            "immediate score), hard (the hard bot's evaluation, default "
-                            "weights; much slower) or auto (hard where the rules allow "
+                            "immediate score), hard (the hard bot's evaluation with the "
+                            "weights hard_<name>; much slower) or auto (hard where the rules allow "
                             "replacements, i.e. Dominoball; random elsewhere)",
                             choices=POLICIES + ("auto",)),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
                          "search stops between worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
                    "at most this many tiles can still be played (hands plus drawable "
-                   "boneyard); 0 = never", min=0),
+                   "boneyard); 0 = never", min=0, low=0, high=12),
     "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
                        "to rollouts", min=1),
 }
@@ -95,7 +102,11 @@ class _SearchBot(BaseBot):
                                    policy=rollout_policy_id(self.rollout_policy, rv),
                                    belief=belief, tau=tau, exact=self.exact,
                                    max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
-                                   weights=HARD_WEIGHTS)
+                                   weights=self._hard_weights())
+
+    def _hard_weights(self) -> np.ndarray:
+        """The ``hard`` weights of the rollouts and the play model."""
+        return HARD_WEIGHTS
 
     def _run(self, codes, chunk_fn) -> SearchResult:
         """Call ``chunk_fn(n_worlds, rs, acc, stats)`` until ``worlds`` worlds are
@@ -149,7 +160,8 @@ class InsaneBot(_SearchBot):
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
-    back to rollouts), ``seed``.
+    back to rollouts), ``hard_<name>`` (the ``hard`` weights its rollouts
+    and play model use, e.g. ``hard_void``; defaults: hard's own), ``seed``.
 
     :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
         would underflow), or any parameter of the wrong type or range.
@@ -163,7 +175,8 @@ class InsaneBot(_SearchBot):
                                       "at this temperature (value units; smaller trusts the "
                                       "model more); 0 = off, else at least 0.1; ignored where "
                                       "tiles are drawn",
-                                      min=0.0))
+                                      min=0.0, low=0.25, high=16.0, log=True),
+                  **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
@@ -174,6 +187,11 @@ class InsaneBot(_SearchBot):
         #: decisions searched without inference because no world of positive
         #: weight was found with it (should stay 0; a safety net for tournaments)
         self.fallbacks = 0
+        #: the hard weights of the rollouts and the play model (``hard_<name>``)
+        self.hard_weights = np.array([float(self.params["hard_" + k]) for k in _HARD_NAMES], np.float64)
+
+    def _hard_weights(self) -> np.ndarray:
+        return self.hard_weights
 
     def analyze(self, obs: Observation) -> SearchResult:
         """Search ``obs`` and return the per-move values (see :class:`SearchResult`).

@@ -1,0 +1,70 @@
+"""The ``dominoai tune`` and ``dominoai bots`` commands (the work behind
+the argparse setup in :mod:`dominoai.cli`).
+
+Both raise ``ValueError`` for bad input; the CLI prints it as one line and
+exits with code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+__all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text"]
+
+
+def cmd_tune(args) -> int:
+    """Run :func:`~dominoai.tune.tune` from parsed arguments; print the summary."""
+    from .study import tune
+    res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
+               chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
+               space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
+               validate_hands=args.validate_hands, players=args.players, out=args.out,
+               progress=args.progress)
+    print(res.summary())
+    if res.trials_path is not None:
+        print(f"trials: {res.trials_path}")
+    if res.study_path is not None:
+        print(f"study: {res.study_path} (optuna-dashboard can open it)")
+    sys.stdout.flush()
+    return 0
+
+
+def _first_line(doc: str | None) -> str:
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return text.split(". ")[0].rstrip(".")
+
+
+def bots_text() -> str:
+    """Every registered bot with the first sentence of its docstring."""
+    from ..bots import BOTS, bot_names
+    width = max(len(n) for n in bot_names())
+    return "\n".join(f"{n:<{width}}  {_first_line(BOTS[n].__doc__)}" for n in bot_names())
+
+
+def bot_params_text(name: str) -> str:
+    """The parameters of bot ``name``: default, tunable range, meaning.
+
+    :raises ValueError: an unknown bot.
+    """
+    from ..bots.base import bot_params
+    params = bot_params(name)
+    if not params:
+        return f"{name}: no parameters but seed"
+    rows = [(k, p.type.__name__, str(p.default),
+             (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text() else "-",
+             " ".join(p.help.split()).split("; ")[0].split(": ")[0])
+            for k, p in params.items()]
+    w = [max(len(r[i]) for r in rows + [("name", "type", "default", "range", "")]) for i in range(4)]
+    head = f"{'name':<{w[0]}}  {'type':<{w[1]}}  {'default':<{w[2]}}  {'range':<{w[3]}}  meaning"
+    out = [head]
+    for r in rows:
+        pre = f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]:<{w[3]}}  "
+        out.append(pre + textwrap.shorten(r[4], width=max(40, 110 - len(pre)), placeholder="..."))
+    return "\n".join(out)
+
+
+def cmd_bots(args) -> int:
+    """``dominoai bots [NAME]``."""
+    print(bot_params_text(args.name) if args.name else bots_text())
+    return 0

@@ -1,0 +1,270 @@
+"""The tuner (issue 11): the space from the bots' declarations, a planted
+optimum, resume after SIGKILL, determinism over jobs, every bad input.
+
+Sizes are tiny: insane in Block against easy, where 200 worlds beat one
+world by about 3.7 points per hand on 100 duplicate deals (seed 0:
++4.99 [3.78, 6.20] against +1.28 [0.06, 2.49]), far outside the noise.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dominoai.bots.base import bot_params
+from dominoai.cli import main
+from dominoai.tune import make_space, spec_of, tune
+from dominoai.tune.objective import SEARCH, VALIDATE, stage_seed
+
+ROOT = Path(__file__).resolve().parents[1]
+# one searched dimension, worlds 1 or 200: the others frozen at their defaults
+PLANT = dict(variant="block", bot="insane", opponents=["easy"], space="worlds=1|200",
+             fix="rollouts=1,exact=0,policy_weight=4,rollout_policy=random", seed=0)
+PLANT_ARGS = ["--variant", "block", "--bot", "insane", "--opponents", "easy", "--space", "worlds=1|200",
+              "--fix", "rollouts=1,exact=0,policy_weight=4,rollout_policy=random", "--seed", "0"]
+
+
+# ---------------------------------------------------------------- the space
+def test_space_from_declarations():
+    p = bot_params("insane")["worlds"]
+    assert (p.low, p.high, p.log, p.range_text()) == (25, 1600, True, "25..1600:log")
+    dims, fixed = make_space("insane", "", "")
+    # the declared ranges; the hard_<name> weights only when asked for
+    assert list(dims) == ["worlds", "rollouts", "rollout_policy", "exact", "policy_weight"]
+    assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
+    dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
+    assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"
+    assert fixed == {"rollouts": 2, "exact": 4} and "rollouts" not in dims
+    assert list(make_space("hard", "", "")[0]) == list(bot_params("hard"))
+    assert spec_of("insane", {"worlds": 200, "rollouts": 2, "hard_void": 6.0}) == "insane:rollouts=2"
+    assert spec_of("insane", {"hard_void": 3.5}) == "insane:hard_void=3.5"
+
+
+def test_insane_hard_weights_reach_its_rollouts():
+    from dominoai.bots import make_bot
+    from dominoai.bots.hard import HardBot
+    b = make_bot("insane:hard_void=1.5,hard_replace=2")
+    w = HardBot(void=1.5, replace=2).weight_vector
+    assert b.hard_weights.tolist() == w.tolist()
+    assert make_bot("insane").hard_weights.tolist() == HardBot().weight_vector.tolist()
+
+
+def test_stage_seeds_are_distinct():
+    seeds = {stage_seed(0, s, k) for s in (SEARCH, VALIDATE) for k in range(50)}
+    assert len(seeds) == 100
+
+
+def test_bots_command(capsys):
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    assert {"easy", "medium", "hard", "insane", "omniscient"} <= {ln.split()[0] for ln in out.splitlines()}
+    assert main(["bots", "insane"]) == 0
+    rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()[1:]}
+    assert rows["worlds"][1:4] == ["int", "200", "25..1600:log"]
+    assert rows["hard_void"][1:5] == ["float", "6.0", "0.0..18.0", "(on"]
+    assert main(["bots", "nosuch"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- a planted optimum
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    path = tmp_path_factory.mktemp("plant") / "plant.db"
+    res = tune(**PLANT, trials=4, hands=100, chunk=50, study=path, top=1, validate_hands=20,
+               progress=False)
+    return path, res
+
+
+def test_planted_optimum_ranks_first(planted):
+    path, res = planted
+    df = res.trials
+    assert set(df["state"]) == {"COMPLETE"} and len(df) == 4
+    assert set(df["spec"]) == {"insane:rollout_policy=random", "insane:worlds=1,rollout_policy=random"}
+    assert res.best_spec == "insane:rollout_policy=random"          # worlds=200, the default
+    v = df.groupby("spec")["value"].agg(["min", "max"])
+    # common random numbers: the same setting on the same deals scores the same
+    assert (v["min"] == v["max"]).all()
+    assert v.loc["insane:rollout_policy=random", "min"] > v.loc["insane:worlds=1,rollout_policy=random", "max"] + 2
+    assert (df["deals"] == 100).all() and (df["ms_per_decision"] > 0).all()
+    assert Path(res.trials_path).exists()
+    assert res.verdict is not None and res.verdict.deals == 20
+    assert res.verdict.line.startswith("insane:rollout_policy=random vs defaults: ")
+
+
+def test_plots_and_notebook_api(planted, tmp_path):
+    import matplotlib
+    matplotlib.use("Agg")
+    from dominoai.tune.plots import plot_study
+    fig = plot_study(planted[0], tmp_path / "study.png")
+    assert len(fig.axes) == 3 and (tmp_path / "study.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------- bad input
+def _bytes(p: Path):
+    return p.read_bytes() if p.exists() else None
+
+
+BAD = [
+    (["--bot", "nosuch"], "unknown bot"),
+    (["--space", "speed=1..2"], "no parameter 'speed'"),
+    (["--fix", "speed=3"], "no parameter 'speed'"),
+    (["--space", "worlds=50..50"], "empty or inverted"),
+    (["--space", "worlds=800..50"], "empty or inverted"),
+    (["--space", "worlds=0..50"], "worlds must be >= 1"),
+    (["--space", "policy_weight=0.01..1"], "outside what the bot accepts"),
+    (["--space", "rollout_policy=random"], "empty"),
+    (["--trials", "0"], "--trials must be"),
+    (["--max-ms", "0.000000001"], "no setting can meet it"),
+    (["--out", "trials.txt"], "must end in .csv or .parquet"),
+]
+
+
+def _tune_args(study, extra=()):
+    args = ["tune", *PLANT_ARGS, "--trials", "4", "--hands", "100", "--chunk", "50",
+            "--study", str(study), "--no-progress"]
+    if "--bot" in extra:  # the planted space names insane's parameters
+        args = args[:1] + ["--variant", "block", "--opponents", "easy"] + args[args.index("--trials"):]
+    if "--space" in extra:  # a parameter given a range is not also fixed
+        name = extra[extra.index("--space") + 1].split("=")[0]
+        i = args.index("--fix") + 1
+        args[i] = ",".join(x for x in args[i].split(",") if not x.startswith(name + "="))
+    return [*args, *extra]
+
+
+@pytest.mark.parametrize("extra,needle", BAD, ids=[b[1] for b in BAD])
+def test_bad_input_one_line_exit_2_study_unchanged(planted, tmp_path, capsys, extra, needle):
+    fresh = tmp_path / "new.db"
+    assert main(_tune_args(fresh, extra)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err, err
+    assert not fresh.exists()
+    # the same against the existing study: refused, the file byte-identical
+    path = planted[0]
+    before = _bytes(path)
+    assert main(_tune_args(path, extra)) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert _bytes(path) == before
+
+
+@pytest.mark.parametrize("change", [["--variant", "draw"], ["--opponents", "medium"], ["--hands", "60"]])
+def test_study_for_another_setting_is_refused(planted, capsys, change):
+    path = planted[0]
+    before = _bytes(path)
+    args = ["tune", *PLANT_ARGS, "--trials", "4", "--hands", "100", "--chunk", "50",
+            "--study", str(path), "--no-progress"]
+    i = args.index(change[0])
+    args[i + 1] = change[1]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a study for another setting" in err, err
+    assert _bytes(path) == before
+
+
+def test_another_bot_and_unwritable_paths_are_refused(planted, tmp_path, capsys):
+    path = planted[0]
+    before = _bytes(path)
+    assert main(["tune", "--variant", "block", "--bot", "hard", "--opponents", "easy", "--seed", "0",
+                 "--trials", "4", "--hands", "100", "--chunk", "50", "--study", str(path)]) == 2
+    assert "a study for another setting" in capsys.readouterr().err
+    assert _bytes(path) == before
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for bad in (afile / "s.db", tmp_path):
+        assert main(["tune", *PLANT_ARGS, "--trials", "1", "--hands", "4", "--study", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--study" in err
+    assert afile.read_text() == "x"
+    assert main(["tune", *PLANT_ARGS, "--trials", "1", "--hands", "4", "--study", str(afile)]) == 2
+    assert "not a dominoai tune study" in capsys.readouterr().err
+    assert afile.read_text() == "x"
+
+
+# ---------------------------------------------------------------- determinism
+def _key(res):
+    cols = ["number", "state", "value", "lo", "hi", "deals", "spec"]
+    v = res.verdict
+    return res.trials[cols].to_dict("records"), res.best_spec, (v.spec, v.mean, v.lo, v.hi, v.accepted)
+
+
+def test_jobs_1_and_2_give_the_same_study(tmp_path):
+    kw = dict(variant="block", bot="insane", opponents=["easy"], space="worlds=2..40:log",
+              fix="rollouts=1,exact=0,policy_weight=4,rollout_policy=random", seed=3, trials=7,
+              hands=24, chunk=8, top=2, validate_hands=16, progress=False)
+    one = tune(jobs=1, study=tmp_path / "one.db", **kw)
+    two = tune(jobs=2, study=tmp_path / "two.db", **kw)
+    assert _key(one) == _key(two)
+    # pruning (MedianPruner after 5 trials) happens the same way; every trial played the same chunk seeds
+    from dominoai.tune import load_study
+    study, _ = load_study(tmp_path / "one.db")
+    for t in study.trials:
+        r = t.user_attrs["result"]
+        assert r["chunks"] == [stage_seed(3, SEARCH, k) for k in range(r["deals"] // 8)]
+
+
+# ---------------------------------------------------------------- resume
+def _finished(path: Path) -> int:
+    try:
+        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            return con.execute("SELECT COUNT(*) FROM trials WHERE state IN ('COMPLETE', 'PRUNED')").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def test_resume_after_sigkill(tmp_path):
+    path = tmp_path / "kill.db"
+    cmd = [sys.executable, "-m", "dominoai", "tune", "--variant", "block", "--bot", "insane",
+           "--opponents", "easy", "--space", "worlds=100..400", "--fix", PLANT["fix"], "--seed", "0",
+           "--trials", "6", "--hands", "40", "--chunk", "20", "--validate-hands", "0",
+           "--study", str(path), "--no-progress"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t0 = time.monotonic()
+    while _finished(path) < 2 and proc.poll() is None and time.monotonic() - t0 < 600:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read().decode()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    first = _finished(path)
+    assert 2 <= first < 6
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    from dominoai.tune import load_study
+    study, df = load_study(path)
+    fin = df[df["state"].isin(["COMPLETE", "PRUNED"])]
+    assert len(fin) == 6 and df["number"].is_unique
+    run1, run2 = df[df["run"] == 1], df[df["run"] == 2]
+    # the first run's finished trials are kept, not replayed; the one in progress (if any) failed
+    assert len(fin[fin["run"] == 1]) == first and len(fin[fin["run"] == 2]) == 6 - first
+    assert set(run1["state"]) <= {"COMPLETE", "PRUNED", "FAIL"} and (run1["state"] == "FAIL").sum() <= 1
+    assert set(df[df["state"] == "FAIL"]["run"]) <= {1} and (run2["state"] != "FAIL").all()
+    assert run2["number"].min() > run1["number"].max()
+    # a rerun of the finished study plays nothing more
+    again = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert len(load_study(path)[1]) == len(df)
+
+
+# ---------------------------------------------------------------- notebook
+def test_tuning_notebook_runs(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    nb = nbformat.read(ROOT / "notebooks" / "tuning.ipynb", as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "6 trials finished" in text
+    assert (tmp_path / "tuning-example.db").exists()
+    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+               for o in c.get("outputs", []))
