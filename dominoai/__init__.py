@@ -30,13 +30,13 @@ _LAZY = {
 # subpackages and modules reachable as attributes after a bare ``import dominoai``
 _SUBMODULES = frozenset({
     "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
-    "tournament",
+    "tournament", "tune", "render", "moves", "interop",
 })
 
 __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
-    "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results",
+    "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results", "tune",
 ]
 
 

@@ -185,9 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default on)")
     t.set_defaults(func=_cmd_tournament)
 
-    pl = sub.add_parser("plot", help="plot a tournament's results",
-                        description="Win-rate matrix, ratings and points per hand of a results file.")
-    pl.add_argument("results", metavar="RESULTS", help="a results file written by 'dominoai tournament'")
+    pl = sub.add_parser("plot", help="plot a tournament's results or a tuning study",
+                        description="Win-rate matrix, ratings and points per hand of a results file; "
+                                    "for a study (.db) of 'dominoai tune': optimisation history, "
+                                    "parameter importance, strength against time per decision.")
+    pl.add_argument("results", metavar="RESULTS",
+                    help="a results file written by 'dominoai tournament', or a study .db of 'dominoai tune'")
     pl.add_argument("--out", required=True, metavar="FIG", help="the figure (.png, .pdf or .svg)")
     pl.set_defaults(func=_cmd_plot)
 
@@ -510,7 +513,11 @@ def _cmd_plot(args) -> int:
             raise UsageError(f"--out {args.out}: cannot create its folder: {e.strerror or e}") from None
     try:
         try:
-            plot_results(args.results, args.out)
+            if args.results.endswith(".db"):   # a study of 'dominoai tune'
+                from .tune.plots import plot_study
+                plot_study(args.results, args.out)
+            else:
+                plot_results(args.results, args.out)
         except BaseException:
             if made is not None:
                 shutil.rmtree(made, ignore_errors=True)

@@ -172,7 +172,33 @@ def register_bot(name: str, factory: Callable[..., Bot] | None = None):
     return deco(factory) if factory is not None else deco
 
 
+#: bots of the optional ``interop`` extra (issue 12): registered when
+#: :mod:`dominoai.interop` is imported, which happens on first use of a name
+PEER_BOTS = ("ismcts", "mcts", "pydominoes-pab", "pydominoes-omniscient", "pydominoes-bota-gorda",
+             "pydominoes-counter", "pydominoes-random")
+
+
+def _load_peers(name: str) -> None:
+    """Import :mod:`dominoai.interop` (registering the peer bots) when ``name``
+    is one of :data:`PEER_BOTS` and not registered yet.
+
+    :raises ValueError: the optional libraries are not installed.
+    """
+    if name in BOTS or name not in PEER_BOTS:
+        return
+    try:
+        import dominoai.interop  # noqa: F401  (registers the peer bots)
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ValueError(f"bot {name!r} needs the optional interop extra "
+                         f"(pip install -e '.[interop]'): {e}") from None
+    if name not in BOTS:
+        missing = "open_spiel" if name in ("ismcts", "mcts") else "dominoes==6.1"
+        raise ValueError(f"bot {name!r} needs {missing} (pip install -e '.[interop]')")
+
+
 def bot_names() -> list[str]:
+    """The registered bots' names, sorted (peer bots once :mod:`dominoai.interop`
+    is imported; :data:`PEER_BOTS` lists them)."""
     return sorted(BOTS)
 
 
@@ -183,6 +209,7 @@ def bot_params(name: str) -> dict[str, Param]:
 
     :raises ValueError: an unknown bot (listing the registered ones).
     """
+    _load_peers(name)
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
     return dict(getattr(BOTS[name], "PARAMS", {}) or {})
@@ -219,6 +246,7 @@ def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
             return spec
         raise ValueError(f"not a bot spec: {spec!r}")
     name, params = parse_spec(spec)
+    _load_peers(name)
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
     if "seed" in params:
