@@ -17,8 +17,9 @@ validation accepts, not only over the presets:
   plain-Python copy of the kernels' generator (SplitMix64) and move order,
   and checks the statistics of both engines against it, over the overrides
   the reference knows (players, hand size, target, partnerships, first lead);
-- ``test_enumeration`` (slow) runs the product of the fields that shape a
-  playout (``ENUM_DOMAINS``) on every preset, 2,000 hands each.
+- ``test_enumeration_quick`` runs the product of the fields that shape a
+  playout (``ENUM_DOMAINS``) on every preset, 100 hands each;
+  ``test_enumeration`` (slow) 2,000 hands and 20 mid-match playouts each.
 
 ``python tests/test_fast_rules.py [hands]`` runs the enumeration and prints
 how many valid rule sets disagree.
@@ -270,7 +271,7 @@ _FAST_SETTINGS = dict(deadline=None, derandomize=True, database=None,
                       suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 
 
-@settings(max_examples=150, **_FAST_SETTINGS)
+@settings(max_examples=250, **_FAST_SETTINGS)
 @given(any_rules(), hs.integers(0, 2**32))
 def test_fast_equals_kernels_on_any_valid_rules(case, seed):
     _check_fast(*case, seed)
@@ -292,10 +293,10 @@ def _check_reference(preset, over, seed, hands):
     assert b == want, f"fast vs reference, {preset} {over} seed {seed}"
 
 
-@settings(max_examples=40, **_FAST_SETTINGS)
+@settings(max_examples=60, **_FAST_SETTINGS)
 @given(any_rules(REF_DOMAINS), hs.integers(0, 2**32))
 def test_fast_and_kernels_equal_reference(case, seed):
-    _check_reference(*case, seed, hands=60)
+    _check_reference(*case, seed, hands=100)
 
 
 @pytest.mark.slow
@@ -465,6 +466,13 @@ def count_disagreements(hands: int = 2000, n_states: int = 0) -> tuple[int, list
         if why is not None:
             bad.append((preset, over, why))
     return valid, bad
+
+
+def test_enumeration_quick():
+    """The enumeration with 100 hands per rule set (about a second)."""
+    valid, bad = count_disagreements(100)
+    assert valid > 1000
+    assert not bad, f"{len(bad)} of {valid} valid rule sets disagree, e.g. {bad[:3]}"
 
 
 @pytest.mark.slow
