@@ -227,14 +227,15 @@ def _playout_block2(st, rs):
 
 
 @njit(cache=True, inline="always")
-def _playout_line(st, rv, rs, ev):
+def _playout_line(st, rv, rs, ev, emode):
     """playout_fast in the shape ``in_line_shape`` (a two-ended line: no
     spinner or base, no replacement): the ends and counters live in
-    registers and are written back at the end."""
+    registers and are written back at the end. ``emode`` is the rules'
+    ``R_END_SCORING``: a caller that passes a literal constant gets a copy
+    compiled for it (the function is inlined)."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
-    emode = rv[R_END_SCORING]
     scoring = emode != ENDS_NONE
     moves = 0
     cur = st[S_CUR]
@@ -350,7 +351,9 @@ def playout_fast(st, rv, rs, ev):
         finish_hand(st, rv, status)
         return moves
     if path == PATH_LINE:
-        return _playout_line(st, rv, rs, ev)
+        if rv[R_END_SCORING] == ENDS_NONE:
+            return _playout_line(st, rv, rs, ev, ENDS_NONE)
+        return _playout_line(st, rv, rs, ev, rv[R_END_SCORING])
     if path == PATH_SPINNER:
         return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
                                 rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
@@ -558,6 +561,7 @@ def simulate_fast(rv, seed, n_hands, stats):
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
     k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
+    emode = rv[R_END_SCORING]
     # Dominoball's shape: two seats drawing, a base double, strikes for the ends
     ball = (path == PATH_SPINNER and n == 2 and rv[R_DRAWING] != 0
             and rv[R_SPINNER] == SPIN_BASE_DOUBLE and rv[R_END_SCORING] == ENDS_STRIKES)
@@ -580,7 +584,13 @@ def simulate_fast(rv, seed, n_hands, stats):
             finish_hand(st, rv, status)
             stats[12] += moves
         elif path == PATH_LINE:
-            stats[12] += _playout_line(st, rv, rs, ev)
+            # end scoring as a constant where the presets use it (Draw, Kozel: none; Fives: points)
+            if emode == ENDS_NONE:
+                stats[12] += _playout_line(st, rv, rs, ev, ENDS_NONE)
+            elif emode == ENDS_POINTS:
+                stats[12] += _playout_line(st, rv, rs, ev, ENDS_POINTS)
+            else:
+                stats[12] += _playout_line(st, rv, rs, ev, emode)
         elif ball:
             stats[12] += _playout_general(st, rv, rs, ev, 2, True, rv[R_RESERVE], rv[R_MAX_REPL],
                                           SPIN_BASE_DOUBLE, ENDS_STRIKES)
