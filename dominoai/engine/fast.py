@@ -553,7 +553,14 @@ def simulate_fast(rv, seed, n_hands, stats):
     path = playout_path(rv)
     if path == PATH_KERNELS:
         simulate(rv, seed, n_hands, stats)
-        return
+    else:
+        _simulate_fused(rv, seed, n_hands, stats, path)
+
+
+@njit(cache=True)
+def _simulate_fused(rv, seed, n_hands, stats, path):
+    """simulate_fast's loop for a fused ``path`` (kept apart from the
+    fallback so the hot loop is compiled alone)."""
     st = np.zeros(S_SIZE, np.int64)
     ev = np.zeros((MAX_EVENTS, 4), np.int64)
     perm = np.zeros(28, np.int64)
