@@ -7,7 +7,9 @@ random hands per second of:
 - the engine's batch playout: ``dominoai.engine.fast.simulate_fast`` when that
   module exists, else ``dominoai.engine.kernels.simulate`` (``--playout``
   forces one); a warm-up call first so numba compilation is excluded, then the
-  best of ``--repeats`` timed calls of ``--hands`` hands each;
+  best of ``--repeats`` timed calls of ``--hands`` hands each. The ``loop``
+  column names the loop ``fast.playout_path`` picks for the preset (``block2``,
+  ``line``, ``spinner``: fused; ``kernels``: the generic fallback);
 - the plain-Python reference (``tests/reference.py`` ``RefMatch``, uniformly
   random legal moves; ``--ref-hands`` hands, best of ``--repeats``);
 - OpenSpiel's ``python_block_dominoes`` / ``python_team_dominoes`` (random
@@ -83,6 +85,17 @@ def pick_playout(choice: str):
         else:
             note = "dominoai.engine.fast not found"
     return kernels.simulate, "dominoai.engine.kernels.simulate", note
+
+
+def loop_name(sim_name: str, rv) -> str:
+    """The loop that plays ``rv``: ``fast.playout_path``'s choice, or ``kernels``."""
+    if not sim_name.startswith("dominoai.engine.fast"):
+        return "kernels"
+    from dominoai.engine import fast
+
+    names = {getattr(fast, f"PATH_{k.upper()}", None): k for k in ("block2", "line", "spinner", "kernels")}
+    path = getattr(fast, "playout_path", None)
+    return names.get(int(path(rv)), "?") if path is not None else "fused"
 
 
 def cpu_name() -> str:
@@ -196,12 +209,12 @@ def _fmt_ratio(x) -> str:
 
 
 def print_table(rows: list[dict]) -> None:
-    head = ["preset", "engine h/s", "reference h/s", "openspiel h/s", "eng/ref", "eng/os",
+    head = ["preset", "loop", "engine h/s", "reference h/s", "openspiel h/s", "eng/ref", "eng/os",
             "target h/s", "met?", "moves/hand"]
     body = []
     for r in rows:
         body.append([
-            r["preset"], _fmt_rate(r["engine_hands_per_s"]), _fmt_rate(r["reference_hands_per_s"]),
+            r["preset"], r.get("loop", "-"), _fmt_rate(r["engine_hands_per_s"]), _fmt_rate(r["reference_hands_per_s"]),
             _fmt_rate(r["openspiel_hands_per_s"]), _fmt_ratio(r["speedup_vs_reference"]),
             _fmt_ratio(r["speedup_vs_openspiel"]), _fmt_rate(r["target_hands_per_s"]),
             "yes" if r["target_met"] else "NO", f"{r['moves_per_hand']:.2f}",
@@ -264,6 +277,7 @@ def main(argv=None) -> int:
         rows.append({
             "preset": p,
             "players": rules.players,
+            "loop": loop_name(sim_name, rules.vector()),
             "engine_hands_per_s": e,
             "reference_hands_per_s": ref and ref["hands_per_s"],
             "openspiel_hands_per_s": osr and osr["hands_per_s"],

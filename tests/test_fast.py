@@ -1,8 +1,10 @@
 """The fast playout draws the same random moves as the generic kernels.
 
-``fast.playout_fast`` is a fused copy of the hot loop; these tests pin it to
+``fast.playout_fast`` runs fused copies of the hot loop for the rule shapes
+they cover (``fast.playout_path``); these tests pin it to
 ``kernels.playout_random`` (the engine the facade and the differential tests
-use): same seed, same hands, same final state, on every preset.
+use): same seed, same hands, same final state, on every preset. Every other
+valid rule set is checked in ``tests/test_fast_rules.py``.
 """
 import numpy as np
 import pytest

@@ -1,35 +1,129 @@
 """Fast random playouts: the hot loop of simulations and rollouts.
 
 ``playout_fast`` plays the current hand of a state to its end with uniformly
-random legal moves, like :func:`kernels.playout_random`, but in one fused
-loop that keeps the open-end mask in a register and checks for a block only
-when a seat cannot play. It draws from the RNG in exactly the same order as
+random legal moves, like :func:`kernels.playout_random`, and ``simulate_fast``
+is :func:`kernels.simulate` with it. For the shapes of rules they were written
+for, fused loops keep the open ends in registers and check for a block only
+when a seat cannot play; every other rules vector falls back to the kernels'
+own loop. Either way the RNG is drawn in exactly the same order as
 ``playout_random`` (one ``rng_below(n_legal)`` per decision over the
-``legal_moves`` order), so both give identical hands for the same seed; the
-tests check that. It shares the line-laying, end-scoring and hand-end code
-with :mod:`kernels`, and logs no events.
+``legal_moves`` order), so both give identical hands for the same seed
+(``tests/test_fast.py``, ``tests/test_fast_rules.py``: every valid ``Rules``).
+
+The shapes (``playout_path`` picks the first that holds; the rules vector
+``rv`` is ``Rules.vector()``, fields as in :mod:`.layout`):
+
+===============  ===========================================================
+``PATH_BLOCK2``  ``R_PLAYERS`` 2 (so no partnerships), ``R_DRAWING`` 0 (so
+                 no boneyard reserve, no replacements), ``R_SPINNER``
+                 ``SPIN_NONE``, ``R_END_SCORING`` ``ENDS_NONE``,
+                 ``R_MAX_REPL`` 0. Block, Express, OpenSpiel's block game.
+``PATH_LINE``    ``R_PLAYERS`` 2..4, ``R_PARTNERS`` 0 or 1, ``R_DRAWING`` 0
+                 or 1 with any ``R_RESERVE`` >= 0, ``R_SPINNER``
+                 ``SPIN_NONE``, ``R_END_SCORING`` any of ``ENDS_NONE`` /
+                 ``ENDS_POINTS`` / ``ENDS_STRIKES`` (with ``R_ZERO_LEAD``,
+                 ``R_INSTANT`` / ``R_TARGET``), ``R_MAX_REPL`` 0. Draw,
+                 Fives, Kozel, OpenSpiel's team game, Block/Express with more
+                 seats.
+``PATH_SPINNER`` as ``PATH_LINE``, and ``R_SPINNER`` any of ``SPIN_NONE`` /
+                 ``SPIN_FIRST_DOUBLE`` / ``SPIN_BASE_DOUBLE``, ``R_MAX_REPL``
+                 >= 0 with ``R_FREE_REPL`` >= 0. All Fives, Dominoball.
+``PATH_KERNELS`` anything else: ``kernels.playout_random`` /
+                 ``kernels.simulate``.
+===============  ===========================================================
+
+The fields the loops leave to shared kernel code take any value in every
+shape: the hand's end (winner, ``R_HAND_SCORING``, ``R_ROUND``,
+``R_BLOCKED_TIE``, ``R_WINNER_BY``, ``R_SCORE_OWN_PAIR``, ``R_ALONE_00``, the
+match fields) is :func:`kernels.finish_hand`; the count of the ends and what
+it scores are :func:`kernels.end_value`, :func:`kernels.lead_count`,
+:func:`kernels.count_score` and :func:`kernels.credit_ends`; a replacement
+is :func:`kernels.replace_tile`; the deal and lead (``R_HAND_SIZE``,
+``R_FIRST_LEAD``, ``R_NEXT_LEAD``) are :func:`kernels.start_hand`. The
+fused loops log no events and keep no public deductions (``S_VOID``).
 """
 
 import numpy as np
 from numba import njit
 
 from .kernels import (
-    _finish_hand, deal_perm, new_match, nth_tile, popcount, rng_below, side_of, start_hand, tally,
+    count_score, credit_ends, deal_perm, end_value, finish_hand, lead_count, new_match, nth_tile,
+    playout_random, popcount, replace_tile, rng_below, simulate, start_hand, tally,
 )
 from .layout import (
-    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, R_ZERO_LEAD, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE, S_CAND,
-    S_SPIN, S_SPIN_TILE, S_VOID, R_FREE_REPL, MAX_EVENTS, R_DRAWING, R_END_SCORING, R_INSTANT, R_MAX_REPL,
-    R_HAND_SIZE, R_PLAYERS, S_CARRY, S_HAND_NO, S_MATCH_OVER, S_MATCH_WINNER, R_RESERVE, R_SPINNER, R_TARGET, S_BONE, S_LEAD_TILE, S_PLAYED, S_SCORE, SPIN_NONE,
-    S_BONE_END, S_BONE_POS, S_CUR, S_END_KIND, S_END_PIP, S_HAND, S_LAST, S_LOG, S_MUST, S_NPLAYED, S_POINTS,
-    S_REPL, S_SIZE, ST_BLOCKED, ST_CUT, ST_DOMINO,
+    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, MAX_EVENTS, MAX_MOVES, R_DRAWING, R_END_SCORING, R_HAND_SIZE,
+    R_FREE_REPL, R_MAX_REPL, R_PARTNERS, R_PLAYERS, R_RESERVE, R_SPINNER, R_ZERO_LEAD,
+    S_BONE, S_BONE_END, S_BONE_POS, S_CAND, S_CARRY, S_CUR, S_END_KIND, S_END_PIP, S_HAND,
+    S_HAND_NO, S_LAST, S_LEAD_TILE, S_LOG, S_MATCH_OVER, S_MATCH_WINNER, S_MUST, S_NPLAYED,
+    S_PLAYED, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE,
+    SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO,
 )
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
+
+#: ``playout_path`` values: which loop plays a rules vector
+PATH_KERNELS, PATH_BLOCK2, PATH_LINE, PATH_SPINNER = 0, 1, 2, 3
 
 _PM = PIP_MASK.copy()
 _HI = TILE_HIGH.copy()
 _LO = TILE_LOW.copy()
 _DB = TILE_IS_DOUBLE.copy()
 _ONE = np.int64(1)
+
+
+# ---------------------------------------------------------------- shapes
+@njit(cache=True, inline="always")
+def _seats_and_scoring_known(rv):
+    """The fields every fused loop reads, at values they were written for:
+    2..4 seats (pairs only with 4), drawing 0 or 1 with a reserve >= 0, end
+    scoring none, points or strikes."""
+    n = rv[R_PLAYERS]
+    return (2 <= n <= 4 and (rv[R_PARTNERS] == 0 or (rv[R_PARTNERS] == 1 and n == 4))
+            and (rv[R_DRAWING] == 0 or rv[R_DRAWING] == 1) and rv[R_RESERVE] >= 0
+            and (rv[R_END_SCORING] == ENDS_NONE or rv[R_END_SCORING] == ENDS_POINTS
+                 or rv[R_END_SCORING] == ENDS_STRIKES))
+
+
+@njit(cache=True, inline="always")
+def in_line_shape(rv):
+    """True when ``rv`` (int64 rules vector, shape ``(R_SIZE,)``) is in the
+    shape of ``PATH_LINE``: 2..4 seats (pairs only with 4), drawing 0 or 1
+    with a reserve >= 0, any end scoring (none, points, strikes), no
+    spinner, no replacements. Other fields: any (see the module docstring)."""
+    return _seats_and_scoring_known(rv) and rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0
+
+
+@njit(cache=True, inline="always")
+def in_block2_shape(rv):
+    """True when ``rv`` is in the shape of ``PATH_BLOCK2``: the line shape
+    with two seats, no drawing and no end scoring."""
+    return (in_line_shape(rv) and rv[R_PLAYERS] == 2 and rv[R_DRAWING] == 0
+            and rv[R_END_SCORING] == ENDS_NONE)
+
+
+@njit(cache=True, inline="always")
+def in_spinner_shape(rv):
+    """True when ``rv`` is in the shape of ``PATH_SPINNER``: as the line
+    shape, but any spinner (none, first double, base double) and any number
+    of replacements (``R_MAX_REPL`` >= 0, ``R_FREE_REPL`` >= 0)."""
+    sp = rv[R_SPINNER]
+    return (_seats_and_scoring_known(rv)
+            and (sp == SPIN_NONE or sp == SPIN_FIRST_DOUBLE or sp == SPIN_BASE_DOUBLE)
+            and rv[R_MAX_REPL] >= 0 and rv[R_FREE_REPL] >= 0)
+
+
+@njit(cache=True, inline="always")
+def playout_path(rv):
+    """Which loop plays the rules vector ``rv`` (int64, shape ``(R_SIZE,)``):
+    ``PATH_BLOCK2``, ``PATH_LINE`` or ``PATH_SPINNER`` when ``rv`` is in that
+    fused loop's shape (the first that holds, in this order), else
+    ``PATH_KERNELS`` (``kernels.playout_random``)."""
+    if in_block2_shape(rv):
+        return PATH_BLOCK2
+    if in_line_shape(rv):
+        return PATH_LINE
+    if in_spinner_shape(rv):
+        return PATH_SPINNER
+    return PATH_KERNELS
 
 
 @njit(cache=True, inline="always")
@@ -63,9 +157,10 @@ def _next_seat(st, n, cur, om, drawing, reserve):
 
 @njit(cache=True, inline="always")
 def _playout_block2(st, rs):
-    """playout_fast for two seats, no drawing, no end scoring, no spinner
-    (Block, Express and OpenSpiel's block game with two players): both hands
-    and the ends in registers."""
+    """playout_fast in the shape ``in_block2_shape`` (two seats, no drawing,
+    no end scoring, no spinner: Block, Express and OpenSpiel's block game
+    with two players), from a state with a seat to decide: both hands and
+    the ends in registers. Returns (moves, status); the caller ends the hand."""
     cur = st[S_CUR]
     h0 = st[S_HAND]
     h1 = st[S_HAND + 1]
@@ -132,13 +227,16 @@ def _playout_block2(st, rs):
 
 
 @njit(cache=True, inline="always")
-def _playout_line(st, rv, rs, ev):
-    """playout_fast for a two-ended line (no spinner/base, no replacement):
-    the ends and counters live in registers and are written back at the end."""
+def _playout_line(st, rv, rs, ev, emode):
+    """playout_fast in the shape ``in_line_shape`` (a two-ended line: no
+    spinner or base, no replacement): the ends and counters live in
+    registers and are written back at the end. ``emode`` is the rules'
+    ``R_END_SCORING``: a caller that passes a literal constant gets a copy
+    compiled for it (the function is inlined)."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
-    scoring = rv[R_END_SCORING] != ENDS_NONE
+    scoring = emode != ENDS_NONE
     moves = 0
     cur = st[S_CUR]
     if cur < 0:
@@ -189,15 +287,14 @@ def _playout_line(st, rv, rs, ev):
         nplayed += 1
         if scoring:
             if nplayed == 1:
-                c = lp + rp
+                c = lead_count(t)
+                zl = rv[R_ZERO_LEAD] if t == 0 else 0
             else:
-                c = lp * (1 + lk) + rp * (1 + rk)
-            if c > 0 and c % 5 == 0:
-                sd = side_of(rv, cur)
-                st[S_POINTS + sd] += c
-                if rv[R_INSTANT] and st[S_SCORE + sd] + st[S_POINTS + sd] >= rv[R_TARGET]:
-                    status = ST_CUT
-                    break
+                c = end_value(lp, lk) + end_value(rp, rk)
+                zl = 0
+            if credit_ends(st, rv, cur, count_score(emode, c, zl)):
+                status = ST_CUT
+                break
         if hand == 0:
             status = ST_DOMINO
             break
@@ -228,44 +325,50 @@ def _playout_line(st, rv, rs, ev):
     st[S_LAST] = last
     st[S_MUST] = -1
     st[S_CUR] = cur
-    _finish_hand(st, rv, status)
+    finish_hand(st, rv, status)
     return moves
 
 
 @njit(cache=True)
 def playout_fast(st, rv, rs, ev):
-    """Play the hand in ``st`` to its end with random legal moves; return the
-    number of moves. Events are not logged: ``ev`` (any ``(MAX_EVENTS, 4)``
-    int64 array) is scratch space, its first rows overwritten."""
-    if rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0:
-        if rv[R_PLAYERS] == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE \
-                and st[S_CUR] >= 0:
-            moves, status = _playout_block2(st, rs)
-            _finish_hand(st, rv, status)
-            return moves
-        return _playout_line(st, rv, rs, ev)
-    return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
-                            rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
+    """Play the hand in ``st`` (int64, shape ``(S_SIZE,)``) to its end with
+    uniformly random legal moves under the rules vector ``rv`` (int64, shape
+    ``(R_SIZE,)``), drawing from the RNG state ``rs`` (uint64, shape
+    ``(1,)``); return the number of decisions (0 when the hand is over).
 
-
-@njit(cache=True, inline="always")
-def _replace(st, rv, cur):
-    """The Dominoball replacement, as kernels.apply_move does it (unlogged)."""
-    d = st[S_BONE + st[S_BONE_POS]]
-    st[S_BONE_POS] += 1
-    st[S_HAND + cur] |= _ONE << d
-    st[S_REPL + cur] += 1
-    st[S_VOID + cur] = 0
-    if st[S_REPL + cur] > rv[R_FREE_REPL]:
-        sd = side_of(rv, cur)
-        if st[S_POINTS + sd] > 0:
-            st[S_POINTS + sd] -= 1
+    The same moves, final state and RNG state as
+    :func:`kernels.playout_random`, except that no events are logged (the
+    ``S_LOG`` flag is ignored) and the fused loops do not update ``S_VOID``:
+    ``ev`` (any ``(MAX_EVENTS, 4)`` int64 array) is scratch space, its first
+    rows overwritten. The loop is the fused one of ``playout_path(rv)``, or
+    ``kernels.playout_random`` (logging switched off for the call) outside
+    the fused shapes."""
+    if st[S_CUR] < 0:
+        return 0
+    path = playout_path(rv)
+    if path == PATH_BLOCK2:
+        moves, status = _playout_block2(st, rs)
+        finish_hand(st, rv, status)
+        return moves
+    if path == PATH_LINE:
+        if rv[R_END_SCORING] == ENDS_NONE:
+            return _playout_line(st, rv, rs, ev, ENDS_NONE)
+        return _playout_line(st, rv, rs, ev, rv[R_END_SCORING])
+    if path == PATH_SPINNER:
+        return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
+                                rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
+    log = st[S_LOG]
+    st[S_LOG] = 0
+    moves = playout_random(st, rv, ev, rs, np.empty(MAX_MOVES, np.int64))
+    st[S_LOG] = log
+    return moves
 
 
 @njit(cache=True, inline="always")
 def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode):
-    """playout_fast for any line (spinner, base, replacement): the four ends
-    live in a small local array, the spinner state in registers.
+    """playout_fast in the shape ``in_spinner_shape`` (any line: spinner,
+    base, replacements): the four ends live in a small local array, the
+    spinner state in registers.
 
     ``n``, ``drawing``, ``reserve``, ``max_repl``, ``mode``, ``emode`` are the
     rules fields ``R_PLAYERS``, ``R_DRAWING != 0``, ``R_RESERVE``,
@@ -305,7 +408,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
             c = popcount(tiles)
             r = rng_below(rs, c + ra)
             if r == c:
-                _replace(st, rv, cur)
+                replace_tile(st, rv, cur)
                 continue
             t = nth_tile(tiles, r)
             k = 0
@@ -326,7 +429,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                     total += popcount(tiles & _PM[p])
             r = rng_below(rs, total + ra)
             if r == total:
-                _replace(st, rv, cur)
+                replace_tile(st, rv, cur)
                 continue
             k = 0
             t = 0
@@ -397,26 +500,16 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
         # the count of the ends
         if emode != ENDS_NONE:
             if nplayed == 1:
-                cnt = _HI[t] + _LO[t]
+                cnt = lead_count(t)
+                zl = rv[R_ZERO_LEAD] if t == 0 else 0
             else:
                 cnt = 0
                 for q in range(4):
-                    if ep[q] >= 0:
-                        if ek[q] == 0:
-                            cnt += ep[q]
-                        elif ek[q] == 1:
-                            cnt += 2 * ep[q]
-            got = 0
-            if cnt > 0 and cnt % 5 == 0:
-                got = cnt if emode == ENDS_POINTS else cnt // 5
-            if emode == ENDS_STRIKES and nplayed == 1 and t == 0:
-                got += rv[R_ZERO_LEAD]
-            if got:
-                sd = side_of(rv, cur)
-                st[S_POINTS + sd] += got
-                if rv[R_INSTANT] and st[S_SCORE + sd] + st[S_POINTS + sd] >= rv[R_TARGET]:
-                    status = ST_CUT
-                    break
+                    cnt += end_value(ep[q], ek[q])
+                zl = 0
+            if credit_ends(st, rv, cur, count_score(emode, cnt, zl)):
+                status = ST_CUT
+                break
         if hand == 0:
             status = ST_DOMINO
             break
@@ -445,13 +538,29 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
     st[S_MUST] = must
     st[S_CUR] = cur
     st[S_MUST] = -1
-    _finish_hand(st, rv, status)
+    finish_hand(st, rv, status)
     return moves
 
 
 @njit(cache=True)
 def simulate_fast(rv, seed, n_hands, stats):
-    """As :func:`kernels.simulate` (same ``stats`` layout), with fast playouts."""
+    """As :func:`kernels.simulate`: ``n_hands`` random first hands of fresh
+    matches under the rules vector ``rv`` (int64, shape ``(R_SIZE,)``) from
+    the integer ``seed``, accumulated into ``stats`` (int64, shape (16,),
+    the same layout), with the same hands for the same seed. The playout is
+    the fused loop of ``playout_path(rv)``, inlined; outside the fused
+    shapes this is ``kernels.simulate`` itself."""
+    path = playout_path(rv)
+    if path == PATH_KERNELS:
+        simulate(rv, seed, n_hands, stats)
+    else:
+        _simulate_fused(rv, seed, n_hands, stats, path)
+
+
+@njit(cache=True)
+def _simulate_fused(rv, seed, n_hands, stats, path):
+    """simulate_fast's loop for a fused ``path`` (kept apart from the
+    fallback so the hot loop is compiled alone)."""
     st = np.zeros(S_SIZE, np.int64)
     ev = np.zeros((MAX_EVENTS, 4), np.int64)
     perm = np.zeros(28, np.int64)
@@ -459,11 +568,10 @@ def simulate_fast(rv, seed, n_hands, stats):
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
     k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
-    line = rv[R_SPINNER] == SPIN_NONE and rv[R_MAX_REPL] == 0
-    block2 = line and n == 2 and rv[R_DRAWING] == 0 and rv[R_END_SCORING] == ENDS_NONE
+    emode = rv[R_END_SCORING]
     # Dominoball's shape: two seats drawing, a base double, strikes for the ends
-    ball = (n == 2 and rv[R_DRAWING] != 0 and rv[R_SPINNER] == SPIN_BASE_DOUBLE
-            and rv[R_END_SCORING] == ENDS_STRIKES)
+    ball = (path == PATH_SPINNER and n == 2 and rv[R_DRAWING] != 0
+            and rv[R_SPINNER] == SPIN_BASE_DOUBLE and rv[R_END_SCORING] == ENDS_STRIKES)
     new_match(st, rv)
     st[S_LOG] = 0
     for _ in range(n_hands):
@@ -477,13 +585,19 @@ def simulate_fast(rv, seed, n_hands, stats):
         st[S_MATCH_WINNER] = -1
         deal_perm(rs, perm, k)
         start_hand(st, rv, perm, rng_below(rs, n))
-        # the playout inlined by its kind: a call with array arguments per hand costs
-        if block2:
+        # the playout inlined by its path: a call with array arguments per hand costs
+        if path == PATH_BLOCK2:
             moves, status = _playout_block2(st, rs)
-            _finish_hand(st, rv, status)
+            finish_hand(st, rv, status)
             stats[12] += moves
-        elif line:
-            stats[12] += _playout_line(st, rv, rs, ev)
+        elif path == PATH_LINE:
+            # end scoring as a constant where the presets use it (Draw, Kozel: none; Fives: points)
+            if emode == ENDS_NONE:
+                stats[12] += _playout_line(st, rv, rs, ev, ENDS_NONE)
+            elif emode == ENDS_POINTS:
+                stats[12] += _playout_line(st, rv, rs, ev, ENDS_POINTS)
+            else:
+                stats[12] += _playout_line(st, rv, rs, ev, emode)
         elif ball:
             stats[12] += _playout_general(st, rv, rs, ev, 2, True, rv[R_RESERVE], rv[R_MAX_REPL],
                                           SPIN_BASE_DOUBLE, ENDS_STRIKES)

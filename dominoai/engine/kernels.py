@@ -211,23 +211,70 @@ def is_blocked(st, rv):
     return True
 
 
+@njit(cache=True, inline="always")
+def end_value(pip, kind):
+    """What one end adds to the count of the ends (RULES.md, All Fives): its
+    pip (``kind`` 0, plain), twice its pip (``kind`` 1, a double laid across),
+    nothing for an unplayed spinner side (``kind`` 2) or a closed end
+    (``pip`` -1). int64 in and out."""
+    if pip < 0 or kind == 2:
+        return 0
+    if kind == 1:
+        return 2 * pip
+    return pip
+
+
+@njit(cache=True, inline="always")
+def lead_count(t):
+    """The count of the ends when the lead ``t`` (tile id) is the only tile
+    on the line: its pips, a double counted once (5:5 counts 10)."""
+    return _PIPS[t]
+
+
 @njit(cache=True)
 def end_count(st):
     """The count of the ends (pips, see conventions): the lone lead counts its pips."""
     if st[S_NPLAYED] == 0:
         return 0
     if st[S_NPLAYED] == 1:
-        return _PIPS[st[S_LEAD_TILE]]
+        return lead_count(st[S_LEAD_TILE])
     s = 0
     for k in range(4):
-        p = st[S_END_PIP + k]
-        if p >= 0:
-            kind = st[S_END_KIND + k]
-            if kind == 0:
-                s += p
-            elif kind == 1:
-                s += 2 * p
+        s += end_value(st[S_END_PIP + k], st[S_END_KIND + k])
     return s
+
+
+@njit(cache=True, inline="always")
+def count_score(mode, count, zero_lead):
+    """What the count of the ends scores for the seat that laid the tile.
+
+    ``mode``: the rules' ``R_END_SCORING`` (``ENDS_NONE``: nothing;
+    ``ENDS_POINTS``: the count itself when a positive multiple of 5, seed 000
+    All Fives / seed 002 Fives; ``ENDS_STRIKES``: one strike per 5, seed 003
+    Dominoball). ``count``: the count of the ends (:func:`end_count`).
+    ``zero_lead``: strikes for leading 0:0 as the first tile (the rules'
+    ``R_ZERO_LEAD`` when the line is that lone 0:0, else 0; counted in
+    strike scoring only). Returns points or strikes (int64, >= 0)."""
+    if mode == ENDS_NONE:
+        return 0
+    got = 0
+    if count > 0 and count % 5 == 0:
+        got = count if mode == ENDS_POINTS else count // 5
+    if mode == ENDS_STRIKES:
+        got += zero_lead
+    return got
+
+
+@njit(cache=True, inline="always")
+def credit_ends(st, rv, seat, got):
+    """Add ``got`` points (strikes) from the ends to the side of ``seat`` in
+    this hand; return True when that reaches an instant target (Fives, seed
+    002: the hand is cut short)."""
+    if got == 0:
+        return False
+    s = side_of(rv, seat)
+    st[S_POINTS + s] += got
+    return rv[R_INSTANT] != 0 and st[S_SCORE + s] + st[S_POINTS + s] >= rv[R_TARGET]
 
 
 @njit(cache=True)
@@ -496,8 +543,12 @@ def _round(x, r):
 
 
 @njit(cache=True, inline="always")
-def _finish_hand(st, rv, status):
-    """End the hand: winner, hand-end points, match scores and match end."""
+def finish_hand(st, rv, status):
+    """End the hand with ``status`` (``ST_DOMINO``, ``ST_BLOCKED`` or
+    ``ST_CUT``; the hand's last tile is laid and ``st[S_CUR]`` is the seat
+    that laid it): the winner, the hand-end points by ``R_HAND_SCORING``
+    (rounded by ``R_ROUND``), the match scores and the match end. The one
+    hand-end scoring of the engine; ``fast`` calls it too."""
     n = rv[R_PLAYERS]
     ns = n_sides(rv)
     cur = st[S_CUR]
@@ -594,6 +645,9 @@ def _finish_hand(st, rv, status):
     _check_match_end(st, rv)
 
 
+_finish_hand = finish_hand  # the former private name
+
+
 @njit(cache=True, inline="always")
 def match_value(st, rv, s):
     """What decides the match for side s: goals in strike scoring, else the score."""
@@ -673,7 +727,7 @@ def _advance(st, rv, ev):
                 st[S_MUST] = t
                 return
             if is_blocked(st, rv):
-                _finish_hand(st, rv, ST_BLOCKED)
+                finish_hand(st, rv, ST_BLOCKED)
                 return
         pips = open_pips(st)
         st[S_VOID + cur] |= pips
@@ -683,23 +737,14 @@ def _advance(st, rv, ev):
 
 @njit(cache=True)
 def score_ends(st, rv, seat):
-    """Points or strikes from the count of the ends after ``seat`` laid a tile.
-    Returns True when that reaches an instant target (the hand is cut short)."""
+    """Points or strikes from the count of the ends after ``seat`` laid a tile
+    (:func:`count_score`, :func:`credit_ends`). Returns True when that
+    reaches an instant target (the hand is cut short)."""
     mode = rv[R_END_SCORING]
     if mode == ENDS_NONE:
         return False
-    c = end_count(st)
-    got = 0
-    if c > 0 and c % 5 == 0:
-        got = c if mode == ENDS_POINTS else c // 5
-    if mode == ENDS_STRIKES and st[S_NPLAYED] == 1 and st[S_LEAD_TILE] == 0:
-        got += rv[R_ZERO_LEAD]
-    if got:
-        s = side_of(rv, seat)
-        st[S_POINTS + s] += got
-        if rv[R_INSTANT] and st[S_SCORE + s] + st[S_POINTS + s] >= rv[R_TARGET]:
-            return True
-    return False
+    zl = rv[R_ZERO_LEAD] if st[S_NPLAYED] == 1 and st[S_LEAD_TILE] == 0 else 0
+    return credit_ends(st, rv, seat, count_score(mode, end_count(st), zl))
 
 
 @njit(cache=True)
@@ -764,6 +809,23 @@ def lay_and_score(st, rv, seat, t, k):
     return score_ends(st, rv, seat)
 
 
+@njit(cache=True, inline="always")
+def replace_tile(st, rv, seat):
+    """The Dominoball replacement (seed 003) by ``seat``, unlogged: it takes
+    the next boneyard tile, counts one more replacement this match, and
+    costs one strike of this hand's (never below 0) once past
+    ``R_FREE_REPL``. The caller has checked :func:`replace_allowed`."""
+    t = st[S_BONE + st[S_BONE_POS]]
+    st[S_BONE_POS] += 1
+    st[S_HAND + seat] |= _ONE << t
+    st[S_REPL + seat] += 1
+    if st[S_REPL + seat] > rv[R_FREE_REPL]:
+        s = side_of(rv, seat)
+        if st[S_POINTS + s] > 0:
+            st[S_POINTS + s] -= 1
+    st[S_VOID + seat] = 0  # the replacement tile may be anything
+
+
 @njit(cache=True)
 def apply_move(st, rv, ev, move):
     """Make a move the caller has checked (:func:`check_move`), then auto-advance.
@@ -774,15 +836,7 @@ def apply_move(st, rv, ev, move):
     cur = st[S_CUR]
     n = rv[R_PLAYERS]
     if move == MOVE_REPLACE:
-        t = st[S_BONE + st[S_BONE_POS]]
-        st[S_BONE_POS] += 1
-        st[S_HAND + cur] |= _ONE << t
-        st[S_REPL + cur] += 1
-        if st[S_REPL + cur] > rv[R_FREE_REPL]:
-            s = side_of(rv, cur)
-            if st[S_POINTS + s] > 0:
-                st[S_POINTS + s] -= 1
-        st[S_VOID + cur] = 0  # the replacement tile may be anything
+        replace_tile(st, rv, cur)
         _log(st, ev, EV_REPLACE, cur, 1, -1)
         return
     t = move >> 2
@@ -793,13 +847,13 @@ def apply_move(st, rv, ev, move):
     st[S_LAST] = cur
     _log(st, ev, EV_PLAY, cur, t, k)
     if score_ends(st, rv, cur):
-        _finish_hand(st, rv, ST_CUT)
+        finish_hand(st, rv, ST_CUT)
         return
     if st[S_HAND + cur] == 0:
-        _finish_hand(st, rv, ST_DOMINO)
+        finish_hand(st, rv, ST_DOMINO)
         return
     if is_blocked(st, rv):
-        _finish_hand(st, rv, ST_BLOCKED)
+        finish_hand(st, rv, ST_BLOCKED)
         return
     st[S_CUR] = (cur + 1) % n
     _advance(st, rv, ev)
