@@ -324,7 +324,7 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
     nxt = (seat + 1) % npl
     mode = rv[L.R_END_SCORING]
     per_pt = 5 if mode == L.ENDS_STRIKES else 1   # count units per point made
-    instant = rv[L.R_INSTANT] != 0 and rv[L.R_TARGET_MODE] == L.TARGET_REACH_WINS
+    instant = rv[L.R_INSTANT] != 0 and not K.low_is_good(rv)
     target = rv[L.R_TARGET]
     drawing = rv[L.R_DRAWING] != 0 and a[O_BONE] > rv[L.R_RESERVE]
 

@@ -657,6 +657,14 @@ def match_value(st, rv, s):
 
 
 @njit(cache=True, inline="always")
+def low_is_good(rv):
+    """The kernels' twin of :attr:`dominoai.rules.Rules.low_is_good`: True when
+    reaching the target loses the match (Kozel, seed 002), so a side wants to
+    score less than the others."""
+    return rv[R_TARGET_MODE] == TARGET_REACH_LOSES
+
+
+@njit(cache=True, inline="always")
 def _check_match_end(st, rv):
     ns = n_sides(rv)
     if st[S_STATUS] == ST_CUT:
@@ -664,7 +672,7 @@ def _check_match_end(st, rv):
         st[S_MATCH_OVER] = 1
         st[S_MATCH_WINNER] = side_of(rv, st[S_LAST])
         return
-    if rv[R_TARGET_MODE] == TARGET_REACH_LOSES:
+    if low_is_good(rv):
         for s in range(ns):
             if st[S_SCORE + s] >= rv[R_TARGET]:
                 st[S_MATCH_OVER] = 1

@@ -31,7 +31,7 @@ def hand_value(st, rv, seat, p0):
             v += d
         else:
             v -= d
-    if rv[L.R_TARGET_MODE] == L.TARGET_REACH_LOSES:
+    if K.low_is_good(rv):
         v = -v
     return v
 
