@@ -395,6 +395,12 @@ def _cmd_tournament(args) -> int:
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
+    from .bots import make_bot
+    for b in bots:  # an unknown bot or parameter is one line before any compiling
+        try:
+            make_bot(b, 0)
+        except (ValueError, TypeError) as e:
+            raise UsageError(str(e)) from None
     _warm_up(args, bots, overrides)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,

@@ -208,8 +208,14 @@ def points_differences(df, ax=None, provenance: dict | None = None, context: boo
     seat rotation), one row per pairing: ``result.pairings``'
     ``points_diff``, ``diff_lo`` and ``diff_hi``. Each row is labelled with
     its deals; the axis names the preset's unit (points, recorded points,
-    strikes). ``df``: a result, a hands table or a pairings table."""
+    strikes). ``df``: a result, a hands table or a pairings table.
+
+    :raises KeyError: ``'margin'``, a table that is neither (e.g. a matches
+        table: it has no points per hand).
+    """
     table, _, provenance = _split(df, None, provenance)
+    if "bot_a" not in table.columns and "margin" not in table.columns:
+        raise KeyError("margin")
     ax = _axes(ax)
     pairs = _pairings(table)
     n = len(pairs)
@@ -235,9 +241,14 @@ def plot_results(results, out=None):
     """One figure with the win-rate matrix, the ratings and the points-per-hand
     differences of a results file (path), a :class:`TournamentResult` or a
     hands table, titled with :func:`describe`; saved to ``out`` when given
-    (``.png``, ``.pdf``, ``.svg``). Returns the figure."""
+    (``.png``, ``.pdf``, ``.svg``). Returns the figure.
+
+    :raises KeyError: ``'margin'``: not a hands table (a matches table).
+    """
     import matplotlib.pyplot as plt
     hands, matches, provenance = _split(results)
+    if "margin" not in hands.columns:
+        raise KeyError("margin")
     fig, axes = plt.subplots(1, 3, figsize=(19, 6.2))
     win_rate_matrix(hands, axes[0], matches=matches, provenance=provenance, context=False)
     if matches is not None:
