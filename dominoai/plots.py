@@ -103,6 +103,11 @@ def describe(table: pd.DataFrame | None = None, provenance: dict | None = None) 
     return " · ".join(parts)
 
 
+def _legend_below(ax, **kw) -> None:
+    """The legend under the axes (below the x label), where it hides no marker."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7, **kw)
+
+
 def _title(ax, head: str, what: str) -> None:
     ax.set_title(f"{head}\n{what}" if head else what, fontsize=10)
 
@@ -140,9 +145,9 @@ def win_rate_matrix(df, ax=None, matches: pd.DataFrame | None = None, annotate: 
                         ha="center", va="center", fontsize=7,
                         color="white" if abs(v - 0.5) > 0.3 else "black")
     ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="row bot's win rate")
-    ax.legend(handles=[Patch(facecolor="none", edgecolor="none",
-                             label="cell: win rate [95% Wilson interval], n = games")],
-              loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=7, frameon=False)
+    _legend_below(ax, handles=[Patch(facecolor="none", edgecolor="none",
+                                     label="cell: win rate [95% Wilson interval], n = games")],
+                  frameon=False)
     head = describe(table if "bot_a" not in table.columns else None, provenance) if context else ""
     _title(ax, head, "Win rate (row v column), 95% Wilson interval; n = games per pairing")
     return ax
@@ -171,7 +176,7 @@ def ratings(df, ax=None, n_boot: int = 200, seed: int = 0, provenance: dict | No
     ax.set_ylim(-0.6, len(r) - 0.4)
     ax.axvline(0, color="grey", lw=0.8, ls=":", label="mean of the ratings (0)")
     ax.set_xlabel("rating (Elo scale); n = games of the bot")
-    ax.legend(loc="lower right", fontsize=7)
+    _legend_below(ax)
     head = describe(table if "rating" not in table.columns else None, provenance) if context else ""
     what = "matches" if "finished" in source.columns or "finished" in r.columns else "hands"
     _title(ax, head, f"Bradley–Terry ratings from the {what}, 95% bootstrap interval")
@@ -231,7 +236,7 @@ def points_differences(df, ax=None, provenance: dict | None = None, context: boo
     unit, low_is_good = _unit_and_sign(table, provenance)
     how = " (others minus own: low is good)" if low_is_good else ""
     ax.set_xlabel(f"{unit} per hand, first bot minus second{how}")
-    ax.legend(loc="lower right", fontsize=7)
+    _legend_below(ax)
     head = describe(table if "bot_a" not in table.columns else None, provenance) if context else ""
     _title(ax, head, f"{unit.capitalize()} per hand: mean difference, paired 95% interval")
     return ax
