@@ -79,7 +79,7 @@ def analysis_of(bot) -> list | None:
     ``worlds``; candidates whose value is not finite are left out.
 
     >>> class Last:
-    ...     moves, values, worlds = [101, 7], [3.14159, -1.0], 50
+    ...     moves, values, worlds = [101, 5], [3.14159, -1.0], 50
     >>> class Bot:
     ...     last = Last()
     >>> analysis_of(Bot())
