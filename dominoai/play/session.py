@@ -102,7 +102,7 @@ class Session:
         try:
             move = decide(bot, hand.observe(seat), self.match)
             before = hand.points
-            at = len(hand.events)
+            at = len(hand.events) if self.meta.get("analysis") else 0
             hand.play(move)
         except Exception as e:  # a bot that fails must not lose the match
             raise BotFailed(f"the bot at seat {seat} ({self.meta['bots'][seat]}) failed: "

@@ -127,7 +127,7 @@ def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
             move = decide(bots[seat], obs, match)
             if clock is not None:
                 clock[seat] += (1.0, time.perf_counter() - t)
-            at = len(hand.events)
+            at = len(hand.events) if analyses is not None else 0  # (events are built on demand)
             hand.play(move)
         except Exception as e:
             raise BotFailure(seat, e) from e
