@@ -543,6 +543,17 @@ def test_cli_eof_then_continue(tmp_path):
     assert json.loads((tmp_path / STATS_FILE).read_text())["games"]["draw"]["easy"]["matches"] == 1
 
 
+def test_cli_play_analysis(tmp_path):
+    p = run_cli(tmp_path, "play", "--opponents", "insane:worlds=6", "--target", "5", "--seed", "3",
+                "--analysis", stdin=ONES)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    last = tmp_path / "last_match.json"
+    assert f"The match, with the bots' analyses, is in {last}" in p.stdout
+    moves = [m for h in json.loads(last.read_text())["hands"] for m in h["moves"]]
+    assert any(m.get("analysis") for m in moves)
+    assert all(e["n"] == 6 for m in moves for e in m.get("analysis", []))
+
+
 def test_cli_garbage_bytes_are_an_answer_not_a_crash(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "easy", "--target", "10", "--seed", "1",
                 stdin=b"\xff\xfe\x00garbage\n" + ONES.encode(), text=False)
