@@ -27,10 +27,14 @@ import sys
 from pathlib import Path
 
 #: Modules of the package that import no numba (and define no kernel): the
-#: command line's parser, the rules and tiles, the engine's constants.
+#: command line's parser, the rules and tiles, the engine's constants, the
+#: render package's drawing modules.
 LIGHT_MODULES = frozenset({
     "dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile", "dominoai.cli",
     "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout",
+    # the pictures: no kernel; they import the game facade only when they draw
+    "dominoai.render", "dominoai.render.layout", "dominoai.render.position",
+    "dominoai.render.svgdraw", "dominoai.render.textdraw",
 })
 
 _configured: list = []  # [the directory] once configure() has run in this process

@@ -150,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the saved match (its settings are kept)")
     g.add_argument("--stats", action="store_true",
                    help="show your statistics and exit")
+    g.add_argument("--analysis", action="store_true",
+                   help="store the bots' move values of each decision (insane) in the saved match; "
+                        "the finished match is kept for 'dominoai view'")
     g.set_defaults(func=_cmd_play)
 
     t = sub.add_parser("tournament", help="bots against bots on duplicate deals, in parallel",
@@ -178,6 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", metavar="FILE",
                    help="results file, .parquet or .csv (parts are written beside it as they finish)")
     t.add_argument("--records", metavar="DIR", help="also write the JSON record of every match here")
+    t.add_argument("--analysis", action="store_true",
+                   help="with --records: store each searched decision's move values (insane) in the records")
     t.add_argument("--resume", action="store_true", help="continue an interrupted run of the same --out")
     t.add_argument("--backend", choices=("dask", "ray"), help="run on a cluster through joblib")
     t.add_argument("--scheduler", metavar="ADDRESS", help="the cluster scheduler (tcp://host:8786)")
@@ -407,7 +412,7 @@ def _cmd_play(args) -> int:
         overrides["partnerships"] = True
     try:
         return play_game(args.variant, args.players, args.opponents, seat=args.seat, seed=args.seed,
-                         resume=args.resume, **overrides)
+                         resume=args.resume, analysis=args.analysis, **overrides)
     except PlayError as e:
         raise UsageError(str(e)) from None
 
@@ -434,6 +439,8 @@ def _cmd_tournament(args) -> int:
         overrides["partnerships"] = True
     if args.scheduler and not args.backend:
         raise UsageError("--scheduler goes with --backend dask (or ray)")
+    if args.analysis and not args.records:
+        raise UsageError("--analysis stores the move values in the records: give --records DIR too")
     if args.records:
         if os.path.exists(args.records) and not os.path.isdir(args.records):
             raise UsageError(f"--records {args.records}: exists and is not a directory")
@@ -442,12 +449,19 @@ def _cmd_tournament(args) -> int:
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
+    from .bots import make_bot
+    for b in bots:  # an unknown bot or parameter is one line before any compiling
+        try:
+            make_bot(b, 0)
+        except (ValueError, TypeError) as e:
+            raise UsageError(str(e)) from None
     _warm_up(args, bots, overrides)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
                              matches=args.matches, jobs=args.jobs, seed=args.seed, out=args.out,
                              records=args.records, resume=args.resume, backend=args.backend,
-                             scheduler=args.scheduler, progress=args.progress, **overrides)
+                             scheduler=args.scheduler, progress=args.progress, analysis=args.analysis,
+                             command=args.command, **overrides)
     except BotError as e:
         raise UsageError(str(e)) from None
     except OSError as e:
@@ -554,6 +568,8 @@ def main(argv=None) -> int:
         old_term = None
     try:
         args = parser.parse_args(argv)
+        import shlex
+        args.command = "dominoai " + shlex.join(sys.argv[1:] if argv is None else list(argv))  # provenance
         return args.func(args)
     except _ParserExit as e:
         return e.status

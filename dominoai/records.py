@@ -8,6 +8,12 @@ returns the result that ``dominoai replay FILE --json`` prints;
 :func:`record_from_match` and :func:`save_record` write one from a played
 :class:`~dominoai.game.Match`.
 
+A tile move or a replacement may carry a bot's analysis of that decision,
+``"analysis": [{"move": "6:4 right", "value": 3.5, "n": 200}, ...]`` (the
+values the deciding bot gave each candidate; docs/render.md). The replay
+checks its shape (:func:`parse_analysis`) and otherwise ignores it; a
+:class:`RecordMove` keeps it, so a record reads back as it was written.
+
 Every problem raises :class:`RecordError`, whose message is one line that
 names the hand and the move (both 1-based; moves count the record's own
 entries, forced events included) and the reason.
@@ -45,6 +51,7 @@ __all__ = [
     "FORMAT",
     "RecordError",
     "RecordMove",
+    "parse_analysis",
     "HandRecord",
     "Record",
     "ReplayResult",
@@ -90,23 +97,29 @@ class RecordError(ValueError):
 class RecordMove:
     """One entry of a hand's ``moves``: ``kind`` is ``play`` (``tile``, ``end``
     or None, and ``text``: the tile as written, whose first pip is the left
-    end when it is the lead), ``draw`` (``count``), ``pass`` or ``replace``."""
+    end when it is the lead), ``draw`` (``count``), ``pass`` or ``replace``.
+    ``analysis``: a play's or replacement's stored move values (a tuple of
+    dicts, :func:`parse_analysis`), None when the record gives none."""
 
     kind: str
     tile: Tile | None = None
     end: int | None = None
     text: str | None = None
     count: int = 0
+    analysis: tuple | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         if self.kind == "play":
             d: dict[str, Any] = {"tile": self.text or str(self.tile)}
             if self.end is not None:
                 d["end"] = END_NAMES[self.end]
-            return d
-        if self.kind == "draw":
+        elif self.kind == "draw":
             return {"draw": self.count}
-        return {self.kind: True}
+        else:
+            d = {self.kind: True}
+        if self.analysis is not None:
+            d["analysis"] = [dict(e) for e in self.analysis]
+        return d
 
 
 @dataclass(frozen=True)
@@ -182,9 +195,63 @@ def _parse_tiles(v, what: str, hand: int, where: str) -> tuple:
     return tuple(out)
 
 
+_ANALYSIS_SHAPE = 'a list of {"move": "6:4 right", "value": 1.5, "n": 200} ("n" optional)'
+
+
+def parse_analysis(a, hand: int | None = None, move: int | None = None) -> tuple:
+    """Check a move's ``analysis``: a list of objects, each with ``move`` (a
+    move as :class:`~dominoai.moves.Move` prints it: ``"6:4 right"``,
+    ``"6:4"``, ``"replace"``), ``value`` (a finite number, the bot's value
+    in its own units) and optionally ``n`` (the samples behind it, an
+    integer >= 0), no other key. Returns it as a tuple of dicts.
+
+    >>> parse_analysis([{"move": "6:4 right", "value": 3.5, "n": 200}])
+    ({'move': '6:4 right', 'value': 3.5, 'n': 200},)
+    >>> parse_analysis([{"move": "6:4", "value": "high"}], 1, 3)
+    Traceback (most recent call last):
+    ...
+    dominoai.records.RecordError: hand 1, move 3: "analysis" entry 1: value must be a finite number, not "high"; the analysis is a list of {"move": "6:4 right", "value": 1.5, "n": 200} ("n" optional)
+
+    :raises RecordError: any other shape (one line naming the hand, the
+        move and the entry).
+    """
+    import math
+    if not isinstance(a, list):
+        raise RecordError(f'"analysis" must be {_ANALYSIS_SHAPE}, not {json.dumps(a)[:60]}', hand, move)
+    out = []
+    for k, e in enumerate(a, 1):
+        def bad(why):
+            return RecordError(f'"analysis" entry {k}: {why}; the analysis is {_ANALYSIS_SHAPE}', hand, move)
+        if not isinstance(e, dict):
+            raise bad(f"an entry is an object, not {json.dumps(e)[:40]}")
+        extra = sorted(set(e) - {"move", "value", "n"})
+        if extra:
+            raise bad(f"unknown key {extra[0]!r}")
+        m = e.get("move")
+        if not isinstance(m, str):
+            raise bad(f'move must be a move like "6:4 right", not {json.dumps(m)}')
+        try:
+            Move.parse(m)
+        except ValueError as err:
+            raise bad(f"move {json.dumps(m)}: {err}") from None
+        v = e.get("value")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise bad(f"value must be a finite number, not {json.dumps(v)}")
+        if "n" in e and (not _is_int(e["n"]) or e["n"] < 0):
+            raise bad(f"n must be a whole number of samples (0 or more), not {json.dumps(e['n'])}")
+        out.append(dict(e))
+    return tuple(out)
+
+
 def _parse_move(mv, hand: int, i: int) -> RecordMove:
     if not isinstance(mv, dict) or not mv:
         raise RecordError(f"{json.dumps(mv)} is not a move; {_MOVE_SHAPES}", hand, i)
+    analysis = None
+    if "analysis" in mv:
+        if not ("tile" in mv or "replace" in mv):
+            raise RecordError('only a tile move or a replacement may carry an "analysis"', hand, i)
+        analysis = parse_analysis(mv["analysis"], hand, i)
+        mv = {k: v for k, v in mv.items() if k != "analysis"}
     keys = set(mv)
     if "tile" in keys:
         extra = keys - {"tile", "end"}
@@ -201,7 +268,7 @@ def _parse_move(mv, hand: int, i: int) -> RecordMove:
                 raise RecordError(f"the end {json.dumps(end)} does not exist; ends are left, right, up, down",
                                   hand, i)
             end = END_NAMES.index(end.strip().lower())
-        return RecordMove("play", tile, end, "".join(text.split()))
+        return RecordMove("play", tile, end, "".join(text.split()), analysis=analysis)
     if len(keys) != 1:
         raise RecordError(f"{json.dumps(mv)} mixes {' and '.join(sorted(keys))}; {_MOVE_SHAPES}", hand, i)
     (kind,) = keys
@@ -213,7 +280,7 @@ def _parse_move(mv, hand: int, i: int) -> RecordMove:
     if kind in ("pass", "replace"):
         if v is not True:
             raise RecordError(f"write {{\"{kind}\": true}}, not {json.dumps(mv)}", hand, i)
-        return RecordMove(kind)
+        return RecordMove(kind, analysis=analysis)
     raise RecordError(f"unknown move key {kind!r}; {_MOVE_SHAPES}", hand, i)
 
 

@@ -9,9 +9,14 @@ on duplicate deals and writes, under ``--out``:
 - ``<preset>-<players>p.png``: win-rate matrix, ratings, points per hand;
 - ``summary.md``: the pairing and rating tables of every preset.
 
+Every results file carries its provenance (this command line, the seed, the
+version and code hash, the rules, the bots), and every figure's title names
+the preset, the players, the deals and the seed.
+
 Examples::
 
     python experiments/ladder.py --hands 2000 --jobs -1 --out results/ladder
+    python experiments/ladder.py --presets draw --hands 1000 --jobs 2   # one preset: the README's figure
     python experiments/ladder.py --presets draw,block --players 2,4 --hands 200
     python experiments/ladder.py --bots easy,medium --hands 50 --out /tmp/ladder   # quick check
 """
@@ -19,6 +24,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -42,7 +48,8 @@ def main(argv=None) -> int:
     from dominoai.tournament import run_tournament
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--presets", type=_csv, default=preset_names(), help="comma-separated (default: all)")
+    ap.add_argument("--presets", type=_csv, default=preset_names(),
+                    help="comma-separated, e.g. draw for one preset (default: all)")
     ap.add_argument("--players", type=lambda s: [int(x) for x in _csv(s)], default=None,
                     help="player counts to try per preset, where allowed (default: each preset's default)")
     ap.add_argument("--bots", type=_csv, default=None,
@@ -54,6 +61,10 @@ def main(argv=None) -> int:
     ap.add_argument("--resume", action="store_true", help="continue killed runs")
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
+    command = "python experiments/ladder.py " + shlex.join(sys.argv[1:] if argv is None else list(argv))
+    unknown = [p for p in a.presets if p not in PRESETS]
+    if unknown:
+        ap.error(f"unknown preset {unknown[0]!r}; presets are {', '.join(preset_names())}")
 
     bots = a.bots or [b for b in LEVELS if b in bot_names()]
     a.out.mkdir(parents=True, exist_ok=True)
@@ -67,7 +78,7 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             res = run_tournament(preset, bots, players=players, hands=a.hands, jobs=a.jobs, seed=a.seed,
                                  out=a.out / f"{name}.parquet", resume=a.resume,
-                                 progress=not a.no_progress)
+                                 progress=not a.no_progress, command=command)
             fig = plot_results(res, a.out / f"{name}.png")
             plt.close(fig)
             took = time.perf_counter() - t0

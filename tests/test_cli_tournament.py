@@ -33,7 +33,33 @@ def test_tournament_writes_results_and_plot(tmp_path, capsys):
     assert fig.stat().st_size > 1000
 
 
+def test_tournament_records_its_command_line(tmp_path, capsys):
+    from dominoai.tournament import load_results
+    out = tmp_path / "r.csv"
+    argv = ["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "3", "--seed", "8",
+            "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    p = load_results(out).provenance
+    assert p["command"] == "dominoai " + " ".join(argv)
+    assert p["seed"] == 8 and p["bots"] == ["easy", "medium"] and p["rules"]["preset"] == "block"
+
+
+def test_tournament_analysis_in_the_records(tmp_path, capsys):
+    import json
+    rec = tmp_path / "rec"
+    argv = ["tournament", "--variant", "draw", "--bots", "hard,insane:worlds=8", "--hands", "1",
+            "--seed", "2", "--records", str(rec), "--analysis", "--no-progress"]
+    assert main(argv) == 0
+    moves = [m for f in sorted(rec.glob("*.json")) for h in json.loads(f.read_text())["hands"]
+             for m in h["moves"]]
+    assert any("analysis" in m for m in moves)
+    assert all(e["n"] == 8 for m in moves for e in m.get("analysis", []))
+    page = tmp_path / "index.html"
+    assert main(["view", str(rec), "--out", str(page)]) == 0
+
+
 @pytest.mark.parametrize("argv,msg", [
+    (["tournament", "--bots", "easy,medium", "--analysis"], "--analysis stores the move values in the records"),
     (["tournament", "--variant", "nope", "--bots", "easy,medium"], "unknown preset"),
     (["tournament", "--bots", "easy,foo"], "unknown bot 'foo'"),
     (["tournament", "--bots", "easy:x=1,medium"], "no parameter 'x'"),

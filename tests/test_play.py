@@ -173,6 +173,126 @@ def test_partner_seat_follows_the_human(tmp_path):
     assert "your partner is seat 3 (hard)" in out
 
 
+# ---------------------------------------------------------------- the line, drawn as on the table
+LINE_REC = {
+    "format": "dominoai.record/1", "rules": "block",
+    "hands": [{"deal": [["6:6", "6:5", "5:4", "4:3", "6:0", "6:1", "6:2"],
+                        ["5:5", "4:4", "3:3", "5:0", "5:1", "5:2", "4:0"]],
+               "leader": 0,
+               "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
+                         {"tile": "5:5", "end": "right"}, {"tile": "5:4", "end": "right"},
+                         {"tile": "4:4", "end": "right"}, {"tile": "4:3", "end": "right"},
+                         {"tile": "3:3", "end": "right"}]}]}
+
+
+def test_the_line_is_the_snake_of_the_pictures():
+    """Worked out by hand from the layout (docs/render.md) on the terminal's
+    table, 18 units wide (9 each side of the lead): the lead 6:6 stands
+    crosswise at the centre; 6:5, 5:5 (crosswise), 5:4 and 4:4 (crosswise)
+    reach 6.5 units to the right; 4:3 would pass 8 units, so it turns the
+    row, laid across (4 on top); 3:3 comes back leftwards below, in braces
+    as the tile laid last. 4 columns per unit."""
+    from dominoai.play.display import TABLE_WIDTH, TableView
+    from dominoai.render.layout import line_layout
+    from dominoai.render.textdraw import line_text
+    match = match_from_record(LINE_REC)
+    hand = match.current
+    out = io.StringIO()
+    view = TableView(match, 0, out)
+    want = [
+        "[6]         [5]         [4]",
+        "[6] [ 6|5 ] [5] [ 5|4 ] [4] [4]",
+        "                            [3]",
+        "                        { 3|3 }",
+    ]
+    assert view.line_text(hand) == want
+    assert line_text(line_layout(hand.events, hand.spinner, width=TABLE_WIDTH)) == want
+    view.show_table(hand)
+    shown = out.getvalue().splitlines()
+    i = shown.index("Line:   (7 tiles; the last one laid in braces)")
+    assert shown[i + 1:i + 5] == ["    " + row for row in want]
+    assert shown[i + 5] == "Ends:   left 6 (double) · right 3 (double)"
+
+
+def test_the_line_before_the_lead():
+    from dominoai import Match
+    from dominoai.play.display import TableView
+    match = Match("block", seed=2)
+    out = io.StringIO()
+    view = TableView(match, 0, out)
+    hand = match.new_hand()
+    assert view.line_text(hand) == ["(empty: the first tile leads)"]
+    view.show_table(hand)
+    assert "Line:   (empty: the first tile leads)\nEnds:   none yet\n" in out.getvalue()
+
+
+def test_all_fives_line_shows_the_spinner_arms():
+    """All Fives: 5:5 leads and is the spinner, standing at the centre;
+    5:0 goes right, 5:3 left (its 5 against the spinner), which opens the
+    spinner's sides; 5:4 up starts from the spinner's top, standing, its 5
+    against the spinner and the 4 above (braces: laid last)."""
+    from dominoai.play.display import TableView
+    rec = {"format": "dominoai.record/1", "rules": "all_fives",
+           "hands": [{"deal": [["5:5", "5:3", "6:6", "6:4", "6:3", "6:2", "6:1"],
+                               ["5:0", "5:4", "4:4", "4:3", "4:2", "4:1", "4:0"]],
+                      "boneyard": ["6:5", "6:0", "5:2", "5:1", "3:3", "3:2", "3:1", "3:0", "2:2",
+                                   "2:1", "2:0", "1:1", "1:0", "0:0"],
+                      "leader": 0,
+                      "moves": [{"tile": "5:5"}, {"tile": "5:0", "end": "right"},
+                                {"tile": "5:3", "end": "left"}, {"tile": "5:4", "end": "up"}]}]}
+    match = match_from_record(rec)
+    assert TableView(match, 0, io.StringIO()).line_text(match.current) == [
+        "        {4}",
+        "        {5}",
+        "        [5]",
+        "[ 3|5 ] [5] [ 5|0 ]",
+    ]
+
+
+# ---------------------------------------------------------------- the bots' analyses
+def test_analysis_of_a_real_insane_opponent_is_saved(tmp_path):
+    from dominoai.play import LAST_MATCH_FILE
+    from dominoai.render import record_frames
+    code, out = run_game(tmp_path, ONES, variant="draw", seed=5, target=10,
+                         opponents="insane:worlds=10", analysis=True)
+    assert code == 0 and "=== Match over:" in out
+    path = tmp_path / LAST_MATCH_FILE
+    assert f"The match, with the bots' analyses, is in {path}" in out
+    rec = json.loads(path.read_text())
+    res = replay(path)                       # replays, the analyses notwithstanding
+    assert res.finished
+    n = 0
+    for played, hr in zip(res.match.hands, rec["hands"]):
+        for ev, mv in zip(played.events, hr["moves"]):
+            if "analysis" in mv:
+                n += 1
+                assert ev.seat == 1 and ev.kind == "play"      # only the bot's decisions
+                assert all(e["n"] == 10 for e in mv["analysis"]) and len(mv["analysis"]) >= 2
+    assert n > 0
+    frames = record_frames(path)["frames"]
+    assert sum(f["analysis"] is not None for f in frames) == n
+
+
+def test_analysis_survives_a_resume(tmp_path):
+    code, _ = run_game(tmp_path, "1\n" * 3, variant="draw", seed=5, target=10,
+                       opponents="insane:worlds=10", analysis=True)
+    saved = load_record(tmp_path / MATCH_FILE)
+    assert saved.extra["play"]["analysis"] is True
+    before = sum(mv.analysis is not None for h in saved.hands for mv in h.moves)
+    code, out = run_game(tmp_path, ONES, resume=True)
+    assert code == 0 and "=== Match over:" in out
+    from dominoai.play import LAST_MATCH_FILE
+    after = load_record(tmp_path / LAST_MATCH_FILE)
+    kept = [(h, m) for h, hr in enumerate(saved.hands) for m, mv in enumerate(hr.moves) if mv.analysis]
+    assert all(after.hands[h].moves[m].analysis == saved.hands[h].moves[m].analysis for h, m in kept)
+    assert sum(mv.analysis is not None for h in after.hands for mv in h.moves) >= before
+
+
+def test_no_analysis_by_default(tmp_path):
+    code, out = run_game(tmp_path, "1\n" * 3, variant="draw", seed=5, target=10, opponents="insane:worlds=10")
+    assert "analysis" not in (tmp_path / MATCH_FILE).read_text().replace('"analysis": false', "")
+
+
 # ---------------------------------------------------------------- bad answers
 def _bad_answers_decider(log: list):
     """Give every kind of bad answer once, where the position allows it, then
@@ -421,6 +541,17 @@ def test_cli_eof_then_continue(tmp_path):
     assert q.returncode == 0 and q.stderr == ""
     assert "=== Match over:" in q.stdout
     assert json.loads((tmp_path / STATS_FILE).read_text())["games"]["draw"]["easy"]["matches"] == 1
+
+
+def test_cli_play_analysis(tmp_path):
+    p = run_cli(tmp_path, "play", "--opponents", "insane:worlds=6", "--target", "5", "--seed", "3",
+                "--analysis", stdin=ONES)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    last = tmp_path / "last_match.json"
+    assert f"The match, with the bots' analyses, is in {last}" in p.stdout
+    moves = [m for h in json.loads(last.read_text())["hands"] for m in h["moves"]]
+    assert any(m.get("analysis") for m in moves)
+    assert all(e["n"] == 6 for m in moves for e in m.get("analysis", []))
 
 
 def test_cli_garbage_bytes_are_an_answer_not_a_crash(tmp_path):

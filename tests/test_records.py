@@ -250,6 +250,75 @@ def test_form_errors():
     refused(rec, r"^hand 1: unknown key 'stock'")
 
 
+# ---------------------------------------------------------------- a bot's analysis
+ANALYSIS = [{"move": "6:5 right", "value": 7.25, "n": 200}, {"move": "6:4 right", "value": -1.5, "n": 200}]
+
+
+def analysed(**entry):
+    """BLOCK with an analysis on its third move (seat 0's 6:5 right),
+    ``entry`` replacing its first entry."""
+    rec = copy.deepcopy(BLOCK)
+    mv = rec["hands"][0]["moves"][2]
+    mv["analysis"] = copy.deepcopy(ANALYSIS)
+    if entry:
+        mv["analysis"][0] = entry
+    return rec
+
+
+def test_analysis_is_accepted_and_ignored_by_the_replay():
+    rec = analysed()
+    assert replay(rec).to_dict() == BLOCK_RESULT
+    # kept on the move, so the record reads back as it was written
+    parsed = load_record(rec)
+    assert parsed.hands[0].moves[2].analysis == tuple(ANALYSIS)
+    assert parsed.to_dict()["hands"][0]["moves"][2] == rec["hands"][0]["moves"][2]
+    assert json.loads(dumps_record(parsed)) == rec
+    # "n" is optional
+    assert replay(analysed(move="6:5 right", value=1)).to_dict() == BLOCK_RESULT
+
+
+@pytest.mark.parametrize("analysis, pattern", [
+    ({"6:5": 1}, r'"analysis" must be a list of \{"move": "6:4 right", "value": 1.5, "n": 200\}'),
+    (["6:5 right"], r'"analysis" entry 1: an entry is an object'),
+    ([{"move": "6:5 right"}], r'"analysis" entry 1: value must be a finite number, not null'),
+    ([{"move": "6:5 right", "value": True}], r"value must be a finite number, not true"),
+    ([{"move": "6:5 right", "value": float("nan")}], r"value must be a finite number, not NaN"),
+    ([{"move": 65, "value": 1.0}], r'move must be a move like "6:4 right", not 65'),
+    ([{"move": "7:5 right", "value": 1.0}], r'move "7:5 right": .*not a double-six tile'),
+    ([{"move": "6:5 sideways", "value": 1.0}], r'move "6:5 sideways": unknown end'),
+    ([{"move": "6:5 right", "value": 1.0, "n": -3}], r"n must be a whole number of samples"),
+    ([{"move": "6:5 right", "value": 1.0, "n": 2.5}], r"n must be a whole number of samples"),
+    ([{"move": "6:5 right", "value": 1.0, "best": True}], r"entry 1: unknown key 'best'"),
+])
+def test_malformed_analysis_is_one_line(analysis, pattern):
+    rec = copy.deepcopy(BLOCK)
+    rec["hands"][0]["moves"][2]["analysis"] = analysis
+    e = refused(rec, r'^hand 1, move 3: "analysis" ')
+    assert re.search(pattern, str(e)), str(e)
+    assert (e.hand, e.move) == (1, 3)
+
+
+def test_analysis_only_on_a_decision():
+    rec = copy.deepcopy(BLOCK)
+    rec["hands"][0]["moves"][1] = {"pass": True, "analysis": ANALYSIS}
+    refused(rec, r'^hand 1, move 2: only a tile move or a replacement may carry an "analysis"')
+
+
+def test_cli_replay_ignores_analysis_and_refuses_a_bad_one(tmp_path, capsys):
+    from dominoai.cli import main
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(analysed()))
+    assert main(["replay", str(good), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == BLOCK_RESULT
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(analysed(move="6:5 right", value="high")))
+    assert main(["replay", str(bad)]) == 2
+    cap = capsys.readouterr()
+    assert cap.out == ""
+    assert cap.err.count("\n") == 1 and cap.err.startswith(
+        f'dominoai: error: {bad}: hand 1, move 3: "analysis" entry 1: value must be a finite number, not "high"')
+
+
 def test_leader_rules():
     rec = block()
     del rec["hands"][0]["leader"]

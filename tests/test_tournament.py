@@ -1,5 +1,6 @@
 """The tournament harness: schedule, duplicate deals, determinism across jobs,
-kill-and-resume, bot failures, statistics, Dask, plots and the notebook."""
+kill-and-resume, bot failures, statistics, provenance, analyses in the records,
+Dask and the notebook (the plots: tests/test_plots.py)."""
 import json
 import math
 import os
@@ -327,6 +328,124 @@ def test_the_package_exports_the_split_modules_names():
     assert T.run_tournament is run.run_tournament and T.reproduce is run.reproduce
 
 
+# ---------------------------------------------------------------- provenance
+def _expected_rules(rules) -> dict:
+    import dataclasses
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+
+
+@pytest.mark.parametrize("name", ["r.parquet", "r.csv"])
+def test_results_files_carry_their_provenance(tmp_path, name):
+    from dominoai import __version__
+    from dominoai._numba_cache import source_hash
+    out = tmp_path / name
+    res = run_tournament("block", ["easy", "medium"], players=3, hands=3, seed=17, progress=False, out=out)
+    back = load_results(out)
+    p = back.provenance
+    assert p == res.provenance and p  # read back as written
+    assert p["format"] == "dominoai.provenance/1"
+    assert p["command"] == (f"run_tournament(variant='block', bots=['easy', 'medium'], players=3, "
+                            f"hands=3, seed=17, out={str(out)!r}, progress=False)")
+    assert p["seed"] == 17 and p["dominoai"] == __version__ and p["code_hash"] == source_hash()
+    assert p["rules"] == _expected_rules(get_rules("block", players=3))
+    assert p["variant"] == "block" and p["players"] == 3 and p["mode"] == "hands" and p["deals"] == 3
+    assert p["bots"] == ["easy", "medium"] and p["tournament"] == res.hands["tournament"].iloc[0]
+    if name.endswith(".csv"):
+        side = json.loads((tmp_path / "r.provenance.json").read_text())
+        assert side == p
+    else:
+        meta = pq.read_schema(out).metadata
+        assert json.loads(meta[b"dominoai.provenance"]) == p
+    # the tables are what they were
+    pdt.assert_frame_equal(back.hands, res.hands, check_dtype=False)
+
+
+def test_matches_file_carries_the_provenance_too(tmp_path):
+    from dominoai.tournament import read_provenance
+    out = tmp_path / "m.parquet"
+    res = run_tournament("block", ["easy", "medium"], matches=1, target=20, seed=2, progress=False, out=out)
+    assert read_provenance(tmp_path / "m.matches.parquet") == res.provenance
+    assert res.provenance["mode"] == "matches" and res.provenance["rules"]["target"] == 20
+    assert "target=20" in res.provenance["command"]
+
+
+def test_a_results_file_without_provenance_reads_as_empty(tmp_path):
+    from dominoai.tournament import read_provenance
+    res = run_tournament("block", ["easy", "medium"], hands=2, progress=False)
+    res.hands.to_parquet(tmp_path / "old.parquet", index=False)
+    res.hands.to_csv(tmp_path / "old.csv", index=False)
+    assert load_results(tmp_path / "old.parquet").provenance == {}
+    assert read_provenance(tmp_path / "old.csv") == {}
+    (tmp_path / "old.provenance.json").write_text("{broken")
+    with pytest.raises(ValueError, match="old.provenance.json: the provenance is not valid JSON"):
+        load_results(tmp_path / "old.csv")
+
+
+# ---------------------------------------------------------------- analysis in the records
+def test_records_carry_insane_analysis(tmp_path):
+    """A real insane bot: every searched decision's move values are in the
+    record beside the move it chose, the record replays, and the viewer's
+    frames show the values."""
+    from dominoai.render import record_frames
+    rec_dir = tmp_path / "rec"
+    res = run_tournament("draw", ["hard", "insane:worlds=12"], hands=2, seed=6, progress=False,
+                         records=rec_dir, analysis=True)
+    files = sorted(rec_dir.glob("match-*.json"))
+    assert len(files) == 4
+    seen = 0
+    for f in files:
+        rec = json.loads(f.read_text())
+        out = replay(f).to_dict()              # the analysis does not stop the replay
+        rows = res.hands[res.hands["match"] == rec["tournament"]["match"]].sort_values("side")
+        assert out["hands"][0]["points"] == list(rows["points"])
+        insane_seat = next(i for i, s in enumerate(rec["seats"]) if s.startswith("insane"))
+        # which seat made each move: replay the events
+        hand = replay(f).match.hands[0]
+        for ev, mv in zip(hand.events, rec["hands"][0]["moves"]):
+            if "analysis" not in mv:
+                continue
+            seen += 1
+            assert ev.seat == insane_seat and ev.kind == "play"
+            a = mv["analysis"]
+            assert all(e["n"] == 12 for e in a)
+            assert all(round(e["value"], 4) == e["value"] for e in a)
+            assert len({e["move"] for e in a}) == len(a) >= 2   # forced moves carry none
+            if "end" in mv:  # not the lead: the move played is the best valued (first of ties)
+                best = a[int(np.argmax([e["value"] for e in a]))]
+                assert best["move"] == f"{mv['tile']} {mv['end']}"
+        frames = record_frames(f)["frames"]
+        assert sum(fr["analysis"] is not None for fr in frames) == \
+            sum("analysis" in mv for mv in rec["hands"][0]["moves"])
+    assert seen > 0
+    # without analysis=True the records carry none
+    plain = tmp_path / "plain"
+    run_tournament("draw", ["hard", "insane:worlds=12"], hands=1, seed=6, progress=False, records=plain)
+    assert not any("analysis" in f.read_text() for f in plain.glob("*.json"))
+
+
+def test_analysis_needs_records():
+    with pytest.raises(ValueError, match="give a records directory"):
+        run_tournament("draw", ["easy", "medium"], hands=1, progress=False, analysis=True)
+
+
+def test_analysis_of_is_duck_typed():
+    from dominoai.tournament import analysis_of
+
+    class Searched:
+        moves = np.array([101, 4 * 27 + 1], np.int64)   # 6:4 right, 6:6 right
+        values = np.array([2.123456, float("nan")])
+        worlds = 7
+
+    class Bot:
+        last = Searched()
+    assert analysis_of(Bot()) == [{"move": "6:4 right", "value": 2.1235, "n": 7}]
+    Bot.last = None
+    assert analysis_of(Bot()) is None
+    assert analysis_of(object()) is None
+    Bot.last = object()                            # no moves/values/worlds
+    assert analysis_of(Bot()) is None
+
+
 # ---------------------------------------------------------------- resume
 SCRIPT = """
 import time
@@ -495,36 +614,7 @@ def test_ratings_from_table():
 
 
 # ---------------------------------------------------------------- plots
-def test_plots(tmp_path):
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.axes import Axes
-    from dominoai import plots
-    res = run_tournament("draw", ["easy", "medium", "sleepy"], hands=10, progress=False)
-    for f in (plots.win_rate_matrix, plots.ratings, plots.points_distribution):
-        assert isinstance(f(res.hands), Axes)
-    assert isinstance(plots.win_rate_matrix(res.pairings), Axes)
-    assert isinstance(plots.ratings(res.ratings), Axes)
-    out = tmp_path / "r.parquet"
-    run_tournament("draw", ["easy", "medium"], hands=5, progress=False, out=out)
-    plots.plot_results(out, tmp_path / "fig.png")
-    assert (tmp_path / "fig.png").stat().st_size > 1000
-
-
-def test_points_distribution_names_the_unit_and_the_sign():
-    import matplotlib
-    matplotlib.use("Agg")
-    from dominoai import plots
-
-    def table(variant, players):
-        return pd.DataFrame({"variant": variant, "players": players, "bot": ["A", "B"],
-                             "points": [5, 2], "margin": [3.0, -3.0]})
-    ax = plots.points_distribution(table("kozel", 4))
-    assert ax.get_ylabel() == "recorded points per hand (others minus own)"
-    assert ax.get_title() == "Recorded points per hand"
-    assert plots.points_distribution(table("dominoball", 2)).get_ylabel() == "strikes per hand (own minus others)"
-    assert plots.points_distribution(table("draw", 3)).get_ylabel() == "points per hand (own minus others)"
-    assert plots.points_distribution(table("draw", 2), column="points").get_ylabel() == "points per hand"
+# (tests/test_plots.py)
 
 
 # ---------------------------------------------------------------- dask

@@ -115,6 +115,35 @@ def test_browser_steps_with_the_keyboard(tmp_path):
 
 
 @needs_chromium
+def test_browser_shows_a_real_insane_analysis(tmp_path):
+    """A tournament's record with a real insane bot's analysis (``--records
+    DIR --analysis``): the viewer, stepped to the first analysed decision,
+    lists every candidate's value as the record holds it."""
+    from dominoai.tournament import run_tournament
+    rec_dir = tmp_path / "rec"
+    run_tournament("block", ["insane:worlds=16", "hard"], hands=1, seed=3, progress=False,
+                   records=rec_dir, analysis=True)
+    path = sorted(rec_dir.glob("match-*.json"))[0]
+    rec = json.loads(path.read_text())
+    frames = record_frames(rec)["frames"]
+    step = next(i for i, f in enumerate(frames) if f["analysis"])
+    mv = next(m for m in rec["hands"][0]["moves"] if "analysis" in m)
+    assert frames[step]["analysis"] == mv["analysis"]
+    page = tmp_path / "replay.html"
+    assert main(["view", str(path), "--out", str(page)]) == 0
+    dom = chromium("--dump-dom", "--virtual-time-budget=5000", page.as_uri() + "?keys=" + "R" * step,
+                   tmp_path=tmp_path)
+    assert f'data-step="{step}"' in dom
+    table = html.unescape(re.search(r'<div id="analysis">(.*?)</div>', dom, re.S).group(1))
+    rows = re.findall(r"<tr><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td></tr>", table)
+    # one row per candidate, in the record's order; values shown to 2 decimals
+    assert [m for m, _, _ in rows] == [e["move"] for e in mv["analysis"]]
+    assert [int(n) for _, _, n in rows] == [e["n"] for e in mv["analysis"]] == [16] * len(rows)
+    for (_, v, _), e in zip(rows, mv["analysis"]):
+        assert abs(float(v) - e["value"]) <= 0.005 + 1e-9
+
+
+@needs_chromium
 def test_svg_rasterises(tmp_path):
     Image = pytest.importorskip("PIL.Image")
     svg = tmp_path / "pos.svg"
@@ -216,12 +245,14 @@ def test_seat_not_at_the_table(tmp_path, capsys):
 
 
 def test_imports_stay_light():
-    # dominoai.render adds only its own modules to what `import dominoai` loads
-    # (that one's weight is issue 10's), and the CLI loads it only for render/view
+    # dominoai.render adds only its own modules and the standard library's to
+    # what `import dominoai` loads (no numba, numpy, pandas, matplotlib), and
+    # the CLI loads it only for render/view
     code = ("import sys, dominoai, dominoai.cli; before = set(sys.modules); "
             "assert not any(m.startswith('dominoai.render') for m in before), 'cli imports render'; "
             "import dominoai.render; "
-            "print(sorted(m for m in set(sys.modules) - before if not m.startswith('dominoai.render')))")
+            "print(sorted(m for m in set(sys.modules) - before if not m.startswith('dominoai.render')"
+            " and m.split('.')[0].lstrip('_') not in {n.lstrip('_') for n in sys.stdlib_module_names}))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[]"

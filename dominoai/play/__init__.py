@@ -8,8 +8,8 @@ parsing the human's answers), :mod:`.saving` (the saved match, resume) and
 :func:`play_game` is the whole game loop, reading answers from one text
 stream and writing to another, so it runs the same in a terminal, under a
 test (``io.StringIO``) or through a pipe. The table is shown before each of
-the human's decisions: the line (with the spinner and its arms), the open
-ends, the human's tiles, every hand size, the boneyard, the score and the
+the human's decisions: the line, laid as on the table from the same layout
+as the SVG pictures (:mod:`dominoai.render.layout`), the open ends, the human's tiles, every hand size, the boneyard, the score and the
 target; then the legal moves, numbered. Bots' moves, forced draws (with
 their counts) and passes are shown as they happen; the hand's result (each
 seat's tiles left, pips, points) between hands.
@@ -29,7 +29,10 @@ seat and the bots; ``resume=True`` (``dominoai play --continue``) replays it
 (:func:`~dominoai.records.match_from_record`) and goes on. When the match
 ends, ``<data>/stats.json`` counts matches, wins, losses, draws, hands and
 hands won per variant and opponent level (seed 002), is shown, and the saved
-match is removed. ``<data>`` is ``$DOMINOAI_DATA_DIR`` if set, else
+match is removed. With ``analysis=True`` (``dominoai play --analysis``) each
+bot decision a bot analysed (``insane``: its move values) is stored with the
+move in the saved match, and the finished match is kept as
+``<data>/last_match.json`` for ``dominoai view``. ``<data>`` is ``$DOMINOAI_DATA_DIR`` if set, else
 ``platformdirs.user_data_dir("dominoai")``.
 
 In partnership presets (Kozel, Express in pairs) the human's partner plays at
@@ -48,7 +51,7 @@ partner; any stronger level (``insane``) plays the partner too.
 from __future__ import annotations
 
 from .errors import PlayError
-from .saving import ENV_DATA_DIR, MATCH_FILE, user_data_path
+from .saving import ENV_DATA_DIR, LAST_MATCH_FILE, MATCH_FILE, user_data_path
 from .session import partner_spec, play_game
 from .stats import STATS_FILE, format_stats, level_name, load_stats, variant_key
 
@@ -62,6 +65,7 @@ __all__ = [
     "load_stats",
     "format_stats",
     "MATCH_FILE",
+    "LAST_MATCH_FILE",
     "STATS_FILE",
     "ENV_DATA_DIR",
 ]

@@ -1,7 +1,8 @@
 """Drawing the table of ``dominoai play`` in text.
 
 :class:`TableView` writes everything the human sees to one text stream: the
-table before each decision (the line with the spinner and its arms, the open
+table before each decision (the line laid as on the table, drawn from the
+same layout as the SVG pictures, :mod:`dominoai.render.layout`; the open
 ends, the human's tiles, every hand size, the boneyard, the score and the
 target), the legal moves, numbered, with what each scores at once; the
 bots' moves, forced draws (with their counts) and passes as they happen; and
@@ -19,7 +20,11 @@ from typing import TextIO
 from ..game import END_NAMES, Hand, Match, Move
 from ..rules import Rules
 
-__all__ = ["TableView", "unit_label", "plural"]
+__all__ = ["TableView", "unit_label", "plural", "TABLE_WIDTH"]
+
+#: the table's width for the line in the terminal, in layout units (a tile
+#: is 2 units, 4 columns per unit: 72 columns, plus the indent)
+TABLE_WIDTH = 18.0
 
 
 def plural(n: int, word: str) -> str:
@@ -88,39 +93,17 @@ class TableView:
         return " · ".join(f"{self.side_name(s)} {v}" for s, v in enumerate(values))
 
     def line_text(self, hand: Hand) -> list[str]:
-        """The line as text: left arm, lead, right arm; up and down arms below."""
-        arms: dict[int, list[str]] = {0: [], 1: [], 2: [], 3: []}
-        pips: dict[int, int] = {}
-        lead = None
-        spinner = hand.spinner
-        for ev in hand.events:
-            if ev.kind != "play":
-                continue
-            t = ev.tile
-            if lead is None:
-                a, b = (t.low, t.high) if ev.end == 1 else (t.high, t.low)
-                lead = f"{a}:{b}"
-                pips = {0: a, 1: b}
-                continue
-            k = ev.end
-            touch = pips.get(k, spinner.high if spinner is not None else t.high)
-            outer = t.low if t.high == touch else t.high
-            pips[k] = outer
-            if k == 0:
-                arms[0].insert(0, f"{outer}:{touch}")
-            else:
-                arms[k].append(f"{touch}:{outer}")
-        if lead is None:
+        """The line as text, laid as on the table: the snake layout of the
+        SVG pictures (:func:`dominoai.render.layout.line_layout`, drawn by
+        :func:`dominoai.render.textdraw.line_text`) on a table
+        :data:`TABLE_WIDTH` units wide, so that it fits 80 columns. A tile
+        along a row reads ``[ 6|4 ]``, one standing up ``[6]`` over ``[4]``,
+        the tile laid last has braces."""
+        from ..render.layout import line_layout
+        from ..render.textdraw import line_text
+        if not hand.line:
             return ["(empty: the first tile leads)"]
-        main = arms[0] + [lead] + arms[1]
-        if spinner is not None:
-            s = str(spinner)
-            main = [f"[{x}]" if x == s else x for x in main]
-        out = [" ".join(main)]
-        if spinner is not None and any(e[0] in (2, 3) for e in hand.ends):
-            side = [f"{END_NAMES[k]}: " + (" ".join(arms[k]) if arms[k] else "(open)") for k in (2, 3)]
-            out.append(f"from [{spinner}]  " + "   ".join(side))
-        return out
+        return line_text(line_layout(hand.events, hand.spinner, width=TABLE_WIDTH))
 
     def ends_text(self, hand: Hand) -> str:
         parts = []
@@ -162,9 +145,12 @@ class TableView:
         self.say()
         self.say(f"--- Hand {hand.index + 1}, your turn " + "-" * 40)
         lines = self.line_text(hand)
-        self.say(f"Line:   {lines[0]}" + (f"   ({_plural(len(hand.line), 'tile')})" if hand.ends else ""))
-        for extra in lines[1:]:
-            self.say(f"        {extra}")
+        if hand.line:
+            self.say(f"Line:   ({_plural(len(hand.line), 'tile')}; the last one laid in braces)")
+            for row in lines:
+                self.say(f"    {row}")
+        else:
+            self.say(f"Line:   {lines[0]}")
         ends = f"Ends:   {self.ends_text(hand)}"
         if r.end_scoring != "none" and hand.ends:
             ends += f"   (count {hand.count})"

@@ -4,7 +4,11 @@ The match is written as a ``dominoai.record/1`` record to
 ``<data>/current_match.json`` (:data:`MATCH_FILE`) after the deal and after
 every move, with a ``"play"`` entry (format ``dominoai.play/1``: the human's
 ``seat``, the ``bots`` in the other seats, ``opponents``, ``partner``,
-``level``, ``variant`` and ``seed``). Every write goes to a temporary file in
+``level``, ``variant``, ``seed`` and ``analysis``: whether the bots'
+analyses are stored). With ``analysis`` each bot decision a bot analysed
+carries its move values (``"analysis"`` on the move, docs/render.md), and a
+finished match is kept as ``<data>/last_match.json`` (:data:`LAST_MATCH_FILE`)
+for ``dominoai view``. Every write goes to a temporary file in
 the same folder, then :func:`os.replace` (:func:`atomic_write`), so a kill
 never leaves half a save. :func:`load_saved` replays a save
 (:func:`~dominoai.records.match_from_record`) to continue it. ``<data>`` is
@@ -21,11 +25,12 @@ from pathlib import Path
 from ..game import Match
 from .errors import PlayError
 
-__all__ = ["ENV_DATA_DIR", "MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "user_data_path",
+__all__ = ["ENV_DATA_DIR", "MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "saved_analyses", "RESUME_HINT", "user_data_path",
            "atomic_write", "save_match", "load_saved"]
 
 ENV_DATA_DIR = "DOMINOAI_DATA_DIR"
 MATCH_FILE = "current_match.json"
+LAST_MATCH_FILE = "last_match.json"
 PLAY_FORMAT = "dominoai.play/1"
 RESUME_HINT = "`dominoai play --continue` resumes it"
 
@@ -65,22 +70,34 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def save_match(path: Path, match: Match, meta: dict) -> None:
+def save_match(path: Path, match: Match, meta: dict, analyses: list | None = None) -> None:
     """Write ``match`` to ``path`` as a record whose ``seats`` are ``"you"``
     for the human and the bot specs of ``meta["bots"]`` for the others, with
-    ``meta`` as its ``"play"`` entry.
+    ``meta`` as its ``"play"`` entry and ``analyses`` (``(hand, move,
+    entries)``, 0-based; :func:`~dominoai.tournament.loop.add_analysis`)
+    on their moves.
 
     :raises PlayError: the file cannot be written.
     """
     from ..records import dumps_record, record_from_match
+    from ..tournament.loop import add_analysis
     seat = int(meta["seat"])
     seats = ["you" if s == seat else meta["bots"][s] for s in range(match.rules.players)]
     rec = record_from_match(match, seats)
+    if analyses:
+        add_analysis(rec, analyses)
     rec["play"] = meta
     try:
         atomic_write(path, dumps_record(rec))
     except OSError as e:
         raise PlayError(f"cannot save the match to {path}: {e.strerror or e}") from None
+
+
+def saved_analyses(rec) -> list:
+    """The analyses a saved record carries, as ``(hand, move, entries)``
+    (0-based), to go on saving them after a resume."""
+    return [(h, m, [dict(e) for e in mv.analysis]) for h, hr in enumerate(rec.hands)
+            for m, mv in enumerate(hr.moves) if mv.analysis is not None]
 
 
 def load_saved(path: Path, seed: "int | None", new_seed) -> tuple[Match, dict]:

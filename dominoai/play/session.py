@@ -23,11 +23,12 @@ import numpy as np
 
 from ..game import Hand, Match
 from ..rules import get_rules
-from ..tournament.loop import decide
+from ..tournament.loop import analysis_of, decide
 from .display import TableView
 from .errors import BotFailed, PlayError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
-from .saving import MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match, user_data_path
+from .saving import (LAST_MATCH_FILE, MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match,
+                     saved_analyses, user_data_path)
 from .stats import format_stats, hands_won, level_name, record_match, variant_key
 
 __all__ = ["play_game", "partner_spec", "Session", "setup_new", "DEFAULT_VARIANT", "DEFAULT_OPPONENTS"]
@@ -61,11 +62,13 @@ class Session:
     """One play session: the match, the bots, the streams, the save file.
 
     ``meta`` is the save's ``"play"`` entry (:mod:`~dominoai.play.saving`);
-    ``bots`` maps each bot's seat to the bot.
+    ``bots`` maps each bot's seat to the bot; ``analyses`` holds the bots'
+    analyses of their decisions (``(hand, move, entries)``, 0-based) when
+    ``meta["analysis"]`` is true, saved with the match.
     """
 
     def __init__(self, match: Match, meta: dict, bots: dict, directory: Path,
-                 stdin: TextIO, stdout: TextIO):
+                 stdin: TextIO, stdout: TextIO, analyses: list | None = None):
         self.match = match
         self.rules = match.rules
         self.meta = meta
@@ -75,13 +78,15 @@ class Session:
         self.path = directory / MATCH_FILE
         self.view = TableView(match, self.seat, stdout)
         self.answers = Answers(stdin, self.view)
+        self.analyses = list(analyses or [])
 
-    def save(self) -> None:
-        """Save the match as it stands (:func:`~dominoai.play.saving.save_match`).
+    def save(self, path: Path | None = None) -> None:
+        """Save the match as it stands (:func:`~dominoai.play.saving.save_match`)
+        to ``path`` (default: the current match's file).
 
         :raises PlayError: it cannot be written.
         """
-        save_match(self.path, self.match, self.meta)
+        save_match(self.path if path is None else path, self.match, self.meta, self.analyses)
 
     # -- hands and turns
     def start_hand(self) -> Hand:
@@ -97,10 +102,15 @@ class Session:
         try:
             move = decide(bot, hand.observe(seat), self.match)
             before = hand.points
+            at = len(hand.events) if self.meta.get("analysis") else 0
             hand.play(move)
         except Exception as e:  # a bot that fails must not lose the match
             raise BotFailed(f"the bot at seat {seat} ({self.meta['bots'][seat]}) failed: "
                              f"{type(e).__name__}: {e}") from None
+        if self.meta.get("analysis"):
+            entries = analysis_of(bot)
+            if entries is not None:
+                self.analyses.append((hand.index, at, entries))
         self.save()
         after = hand.points
         self.view.flush_events(hand, tuple(a - b for a, b in zip(after, before)) if not hand.over else None)
@@ -145,6 +155,14 @@ class Session:
         variant, level = self.meta["variant"], self.meta["level"]
         won = hands_won(self.match)[self.view.side]
         stats = record_match(self.dir, variant, level, outcome, len(self.match.hands), won, self.view.say)
+        if self.meta.get("analysis"):
+            last = self.dir / LAST_MATCH_FILE
+            try:
+                self.save(last)
+                self.view.say(f"The match, with the bots' analyses, is in {last} "
+                              f"(`dominoai view` it).")
+            except PlayError as err:
+                self.view.say(f"({err}.)")
         try:
             self.path.unlink()
         except FileNotFoundError:
@@ -176,7 +194,8 @@ class Session:
                 self.bot_turn(hand)
 
 
-def setup_new(variant, players, opponents, seat, seed, overrides) -> tuple[Match, dict]:
+def setup_new(variant, players, opponents, seat, seed, overrides,
+              analysis: bool = False) -> tuple[Match, dict]:
     from ..bots import make_bot
     variant = DEFAULT_VARIANT if variant is None else variant
     opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
@@ -201,14 +220,15 @@ def setup_new(variant, players, opponents, seat, seed, overrides) -> tuple[Match
     except ValueError as e:
         raise PlayError(str(e)) from None
     meta = {"format": PLAY_FORMAT, "seat": int(seat), "opponents": opponents, "level": level,
-            "partner": partner, "bots": specs, "variant": variant_key(rules), "seed": seed}
+            "partner": partner, "bots": specs, "variant": variant_key(rules), "seed": seed,
+            "analysis": bool(analysis)}
     return Match(rules, seed=seed), meta
 
 
 def play_game(variant: str | None = None, players: int | None = None, opponents: str | None = None,
               seat: int | None = None, seed: int | None = None, data_dir: "str | os.PathLike | None" = None,
               stdin: TextIO | None = None, stdout: TextIO | None = None, resume: bool = False,
-              **rules_overrides: Any) -> int:
+              analysis: bool = False, **rules_overrides: Any) -> int:
     """Play a match against bots, reading answers from ``stdin`` and writing
     to ``stdout`` (default: the process's). Returns the exit code: 0 when
     the match ends, or when the human quits or input ends (the match is
@@ -225,7 +245,12 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
     :param data_dir: where the saved match and the stats live (default:
         :func:`user_data_path`).
     :param resume: continue the saved match; ``variant``, ``players``,
-        ``opponents``, ``seat`` and rules overrides are then taken from it.
+        ``opponents``, ``seat``, ``analysis`` and rules overrides are then
+        taken from it.
+    :param analysis: store each bot decision's move values in the saved
+        match (a bot with a ``last`` search result, as ``insane``:
+        :func:`~dominoai.tournament.loop.analysis_of`); the finished match
+        is kept as ``<data>/last_match.json`` for ``dominoai view``.
     :raises PlayError: bad options, no saved match to continue, an
         unreadable save, or a save that cannot be written.
     """
@@ -239,12 +264,17 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
             pass
     directory = user_data_path(data_dir)
     path = directory / MATCH_FILE
+    analyses: list = []
     if resume:
         match, meta = load_saved(path, seed, _new_seed)
         given = [n for n, v in (("--variant", variant), ("--players", players), ("--opponents", opponents),
                                 ("--seat", seat)) if v is not None] + [f"--{k}" for k in rules_overrides]
+        if analysis and not meta.get("analysis"):
+            given.append("--analysis")
+        from ..records import load_record
+        analyses = saved_analyses(load_record(path))
     else:
-        match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides)
+        match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides, analysis)
     r = match.rules
     base_seed = meta.get("seed") if isinstance(meta.get("seed"), int) else 0
     seeds = _bot_seeds(base_seed, r.players)
@@ -252,7 +282,7 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
         bots = {s: make_bot(spec, seed=seeds[s]) for s, spec in enumerate(meta["bots"]) if spec is not None}
     except ValueError as e:
         raise PlayError(f"the saved match names a bot that cannot be built: {e}") from None
-    game = Session(match, meta, bots, directory, stdin, out)
+    game = Session(match, meta, bots, directory, stdin, out, analyses)
     human = game.seat
     pairs = ", pairs 0+2 v 1+3" if r.partnerships else ""
     if resume:

@@ -15,8 +15,9 @@ replacement) can hold ``"analysis": [{"move": "6:4 right", "value": 3.5},
 ...]``, one entry per candidate move, ``value`` in the bot's own units
 (e.g. insane's mean points of the hand for the mover's side over its
 worlds), optionally ``"n"`` (the samples behind it). The viewer lists
-these values with the step of that decision. The key is read here and
-removed before the record is checked with :func:`dominoai.records.replay`.
+these values with the step of that decision. The key is checked with
+:func:`dominoai.records.parse_analysis` (as the replay checks it) and read
+here.
 """
 
 from __future__ import annotations
@@ -60,10 +61,10 @@ def split_analysis(data) -> tuple:
     list of ``{"move", "value"[, "n"]}`` of hand ``h``, record move ``m``
     (both 1-based, as the replay counts them).
 
-    :raises RecordError: an ``analysis`` that is not a list of objects with
-        a ``move`` (str) and a numeric ``value``.
+    :raises RecordError: an ``analysis`` of another shape
+        (:func:`dominoai.records.parse_analysis`).
     """
-    RecordError = _record_error()
+    from ..records import parse_analysis
     if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
         return data, {}
     data = copy.deepcopy(data)
@@ -73,15 +74,7 @@ def split_analysis(data) -> tuple:
             continue
         for mi, mv in enumerate(h["moves"], 1):
             if isinstance(mv, dict) and "analysis" in mv:
-                a = mv.pop("analysis")
-                ok = isinstance(a, list) and all(
-                    isinstance(e, dict) and isinstance(e.get("move"), str)
-                    and isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)
-                    for e in a)
-                if not ok:
-                    raise RecordError('"analysis" must be a list of {"move": "6:4 right", "value": 1.5}',
-                                      hi, mi)
-                found[(hi, mi)] = a
+                found[(hi, mi)] = [dict(e) for e in parse_analysis(mv.pop("analysis"), hi, mi)]
     return data, found
 
 

@@ -12,9 +12,11 @@
 
 - :mod:`.schedule`: pairings (tables), seat rotations, seeds, batches;
 - :mod:`.loop`: the play loop: :func:`decide`, :func:`play_hand`,
-  :func:`play_match`, one batch of games in a worker (no pandas);
+  :func:`play_match`, a bot's analysis of a decision (:func:`analysis_of`),
+  one batch of games in a worker (no pandas);
 - :mod:`.storage`: the tables' schemas, part files, the manifest, results
-  files, :class:`TournamentResult` and :func:`load_results`;
+  files and their provenance, :class:`TournamentResult` and
+  :func:`load_results`;
 - :mod:`.run`: :func:`run_tournament` (joblib backends, resume) and
   :func:`reproduce`;
 - :mod:`.stats`: Wilson intervals, the paired duplicate interval, ratings.
@@ -29,7 +31,8 @@ import importlib
 
 _WHERE = {
     "run_tournament": "run", "BotError": "run", "reproduce": "run",
-    "TournamentResult": "storage", "load_results": "storage",
+    "TournamentResult": "storage", "load_results": "storage", "read_provenance": "storage",
+    "analysis_of": "loop",
     "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
     "Schedule": "schedule", "Table": "schedule", "make_schedule": "schedule", "pairings": "schedule",
     "rotations": "schedule", "seating": "schedule",
@@ -38,8 +41,8 @@ _WHERE = {
 }
 
 __all__ = [
-    "run_tournament", "TournamentResult", "load_results", "BotError", "BotFailure", "reproduce",
-    "play_hand", "play_match", "decide",
+    "run_tournament", "TournamentResult", "load_results", "read_provenance", "BotError", "BotFailure",
+    "reproduce", "play_hand", "play_match", "decide", "analysis_of",
     "Schedule", "Table", "make_schedule", "pairings", "rotations", "seating",
     "wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry", "ratings",
 ]

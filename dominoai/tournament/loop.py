@@ -12,12 +12,20 @@ in a worker and returns the rows of the hands and matches tables as plain
 column lists; :mod:`~dominoai.tournament.storage` turns them into files and
 DataFrames, :mod:`~dominoai.tournament.run` schedules the batches.
 
+A bot's analysis of a decision (:func:`analysis_of`) can be stored in the
+records: a searching bot that leaves its search in a ``last`` attribute
+(``moves``, ``values``, ``worlds``, as the ``insane`` bot's ``SearchResult``)
+has the values of every candidate written beside the move it chose
+(``"analysis"``, docs/render.md). This is duck-typed: the loop imports no
+bot.
+
 This module imports neither pandas nor pyarrow: the terminal game
 (:mod:`dominoai.play`) asks its bots through :func:`decide` too.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Sequence
 
@@ -25,11 +33,12 @@ import numpy as np
 
 from ..bots.base import BOTS, make_bot
 from ..game import Hand, Match
+from ..moves import Move
 from ..records import record_from_match
 from ..rules import Rules
 from .schedule import Batch, Schedule
 
-__all__ = ["BotFailure", "decide", "play_hand", "play_match", "run_batch", "margins",
+__all__ = ["BotFailure", "decide", "analysis_of", "add_analysis", "play_hand", "play_match", "run_batch", "margins",
            "HAND_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS"]
 
 MAX_HANDS = 1000  # a match longer than this is taken as a runaway
@@ -59,10 +68,53 @@ def decide(bot, obs, match: Match):
     return bot.act(obs)
 
 
-def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None, **deal) -> Hand:
+def analysis_of(bot) -> list | None:
+    """The bot's analysis of the decision it just made, as a record stores
+    it: ``[{"move": "6:4 right", "value": 3.5, "n": 200}, ...]``, one entry
+    per candidate in the bot's order, ``move`` as :class:`~dominoai.moves.Move`
+    prints it, ``value`` a float rounded to 4 decimals (the bot's unit; for
+    ``insane``, mean points of the hand for the mover's side), ``n`` the
+    worlds searched. None when the bot has no ``last`` attribute, when it
+    is None (a forced move), or when it lacks ``moves``, ``values`` or
+    ``worlds``; candidates whose value is not finite are left out.
+
+    >>> class Last:
+    ...     moves, values, worlds = [101, 5], [3.14159, -1.0], 50
+    >>> class Bot:
+    ...     last = Last()
+    >>> analysis_of(Bot())
+    [{'move': '6:4 right', 'value': 3.1416, 'n': 50}, {'move': '1:0 right', 'value': -1.0, 'n': 50}]
+    """
+    last = getattr(bot, "last", None)
+    if last is None:
+        return None
+    try:
+        moves, values, worlds = last.moves, last.values, int(last.worlds)
+        entries = [(str(Move.from_code(int(c))), float(v)) for c, v in zip(moves, values)]
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return [{"move": m, "value": round(v, 4), "n": worlds} for m, v in entries if math.isfinite(v)]
+
+
+def add_analysis(record: dict, analyses: list) -> dict:
+    """Write ``analyses`` (``(hand index, move index, entries)``, both
+    0-based, as :func:`play_hand` collects them) into ``record``'s moves
+    as ``"analysis"`` (for a record written by
+    :func:`~dominoai.records.record_from_match`: one move per event).
+    Returns ``record``."""
+    for h, m, entries in analyses:
+        record["hands"][h]["moves"][m]["analysis"] = entries
+    return record
+
+
+def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
+              analyses: list | None = None, **deal) -> Hand:
     """Deal the next hand of ``match`` (``deal``: :meth:`Match.new_hand`'s
     arguments) and play it out, ``bots[seat]`` deciding. ``clock``, a float
     array of shape ``(players, 2)``, gets each seat's decisions and seconds.
+    ``analyses``, a list, gets ``(hand index, event index, entries)`` for
+    every decision a bot analysed (:func:`analysis_of`); the event index is
+    the chosen move's place in ``hand.events``, and so in the record's moves.
 
     :raises BotFailure: a bot raised or chose an illegal move.
     """
@@ -75,9 +127,14 @@ def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None, **d
             move = decide(bots[seat], obs, match)
             if clock is not None:
                 clock[seat] += (1.0, time.perf_counter() - t)
+            at = len(hand.events) if analyses is not None else 0  # (events are built on demand)
             hand.play(move)
         except Exception as e:
             raise BotFailure(seat, e) from e
+        if analyses is not None:
+            entries = analysis_of(bots[seat])
+            if entries is not None:
+                analyses.append((hand.index, at, entries))
     return hand
 
 
@@ -132,7 +189,9 @@ def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, fac
     ``failure`` (None, or the failing bot, seat, seeds, error and the record
     that reproduces it), ``hands`` and ``matches`` (the tables' columns as
     lists, ``HAND_COLUMNS`` / ``MATCH_COLUMNS``; ``matches`` None in hands
-    mode), ``records`` (``(file name, record)`` pairs when ``want_records``),
+    mode), ``records`` (``(file name, record)`` pairs when ``want_records``;
+    with ``want_records == "analysis"`` the records carry the bots'
+    analyses, :func:`analysis_of`),
     ``n_hands`` and ``n_games``. Runs in a worker process: ``factories``
     (bot name -> class) re-registers the parent's bots, those registered at
     run time included; ``ident`` fills the ``tournament`` column.
@@ -156,12 +215,13 @@ def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, fac
             seeds = [sched.bot_seed(t, d, r, s) for s in range(n)]
             gid = sched.game_id(t, d, r)
             match = Match(rules, seed=dseed)
+            analyses = [] if want_records == "analysis" else None
             bots = []
             try:
                 bots = [make_bot(sp, sd) for sp, sd in zip(specs, seeds)]
                 while True:
                     clock = np.zeros((n, 2))
-                    hand = play_hand(match, bots, clock)
+                    hand = play_hand(match, bots, clock, analyses)
                     n_hands += 1
                     res = hand.result
                     marg = margins(rules, res.points)
@@ -197,6 +257,8 @@ def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, fac
             if want_records:
                 seated = [_seated_spec(b, sp, sd) for b, sp, sd in zip(bots, specs, seeds)]
                 rec = record_from_match(match, seated)
+                if analyses:
+                    add_analysis(rec, analyses)
                 rec["tournament"] = {"id": ident, "table": t, "pairing": label, "deal": d,
                                      "rotation": r, "match": gid, "deal_seed": dseed}
                 records.append((f"match-{gid:08d}.json", rec))

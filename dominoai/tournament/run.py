@@ -43,9 +43,17 @@ The hands table has one row per hand and seat:
 ``time``        seconds the seat's bot spent deciding in the hand
 ==============  ===============================================================
 
+With ``hands=N`` (single hands) every match is one hand: ``hand`` is
+always 0 and ``score`` equals ``points``; both columns are kept so that the
+hands table has one schema in both modes (README, "Tournaments").
+
 The matches table (``matches=N``) has one row per match and seat with the
 same keys and ``score`` (final), ``won`` (won the match), ``hands``,
 ``finished``.
+
+The results files carry their provenance (the command line, seed, version
+and code hash, rules and bot specs; :func:`~dominoai.tournament.storage.make_provenance`),
+and so does the returned :class:`TournamentResult` (``result.provenance``).
 """
 
 from __future__ import annotations
@@ -67,8 +75,8 @@ from ..rules import Rules, get_rules
 from .loop import BotFailure, decide, play_hand, play_match, run_batch
 from .schedule import make_schedule
 from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, done_batches,
-                      load_results, matches_path, parts_dir, read_manifest, read_parts,
-                      results_format, to_arrow, write_manifest, write_part, write_table)
+                      load_results, make_provenance, matches_path, parts_dir, read_manifest,
+                      read_parts, results_format, to_arrow, write_manifest, write_part, write_table)
 
 __all__ = [
     "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
@@ -193,11 +201,30 @@ def _fail(f: dict, records: Path | None, out: Path | None) -> BotError:
     return BotError(msg, f["bot"], f["seat"], f["deal_seed"], path, error)
 
 
+def _python_call(given: dict, overrides: dict) -> str:
+    """The Python call of :func:`run_tournament` with the arguments that
+    differ from its defaults, as text (the provenance's ``command``)."""
+    import inspect
+    sig = inspect.signature(run_tournament)
+    parts = []
+    for name, value in given.items():
+        default = sig.parameters[name].default
+        if isinstance(value, tuple) and name == "bots":
+            value = list(value)
+        if default is inspect.Parameter.empty or value != default or name == "variant":
+            if isinstance(value, Path):
+                value = str(value)
+            parts.append(f"{name}={value!r}")
+    parts += [f"{k}={v!r}" for k, v in overrides.items()]
+    return f"run_tournament({', '.join(parts)})"
+
+
 def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "medium"),
                    players: int | None = None, hands: int = 100, matches: int | None = None,
                    jobs: int = 1, seed: int = 0, out=None, records=None, resume: bool = False,
                    backend: str | None = None, scheduler: str | None = None, progress: bool = True,
-                   batch_units: int | None = None, **rules_overrides) -> TournamentResult:
+                   batch_units: int | None = None, analysis: bool = False, command: str | None = None,
+                   **rules_overrides) -> TournamentResult:
     """Play a tournament of ``bots`` and return its tables and statistics.
 
     :param variant: a preset name (or :class:`Rules`); ``players`` and
@@ -222,14 +249,27 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
     :param progress: show a progress bar (hands/s, ETA) on stderr.
     :param batch_units: (table, deal) units per batch (default: about 64
         hands or 8 matches, at most ~200 batches).
+    :param analysis: with ``records``, store each searched decision's move
+        values in the records (``"analysis"`` on the move: see
+        :func:`~dominoai.tournament.loop.analysis_of`; docs/render.md).
+    :param command: the command line to record in the provenance (the CLI
+        passes ``sys.argv``); None records this Python call.
     :raises ValueError: bad arguments (unknown preset, bot, parameter,
         output extension), or ``<out>.parts/`` exists without ``resume``, or
-        belongs to a different tournament.
+        belongs to a different tournament, or ``analysis`` without ``records``.
     :raises BotError: a bot raised; its record is written to ``records``,
         else beside ``out`` (``<out>.failure-<bot>-<deal seed>.json``), else
         a temporary directory. The parts written stay; fix the bot and resume.
     """
+    if command is None:
+        command = _python_call(dict(variant=variant if isinstance(variant, str) else variant.preset,
+                                    bots=bots, players=players, hands=hands, matches=matches,
+                                    jobs=jobs, seed=seed, out=out, records=records, resume=resume,
+                                    backend=backend, scheduler=scheduler, progress=progress,
+                                    batch_units=batch_units, analysis=analysis), rules_overrides)
     rules = get_rules(variant, **({"players": players} if players is not None else {}), **rules_overrides)
+    if analysis and records is None:
+        raise ValueError("analysis is stored in the records: give a records directory too")
     mode, deals = ("matches", matches) if matches is not None else ("hands", hands)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
         raise ValueError(f"jobs must be a positive number of processes or -1 (got {jobs!r})")
@@ -269,6 +309,8 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
     for s in specs:  # unknown bots and parameters fail here, before any work
         make_bot(s, 0)
     factories = {parse_spec(s)[0]: BOTS[parse_spec(s)[0]] for s in specs}
+    provenance = make_provenance(command, rules, config["bots"], seed, mode=mode, deals=deals,
+                                 tournament=ident, tables=[t.label for t in sched.tables])
 
     done: set[int] = set()
     if manifest is not None:
@@ -282,6 +324,8 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         prev = load_results(out)
         if len(prev.hands) and prev.hands["tournament"].iloc[0] == ident:
             prev.config = config
+            if not prev.provenance:
+                prev.provenance = provenance
             return prev  # finished already
     if jobs != 1 or backend is not None:
         _warm_up(rules, specs)  # before any file is written: an interrupt here leaves nothing
@@ -292,7 +336,8 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         rec_dir.mkdir(parents=True, exist_ok=True)
 
     todo = [b for b in sched.batches() if b.index not in done]
-    calls = [(run_batch, (sched, b, ident, rec_dir is not None, factories)) for b in todo]
+    want = ("analysis" if analysis else True) if rec_dir is not None else False
+    calls = [(run_batch, (sched, b, ident, want, factories)) for b in todo]
     games_done = sum(min(b.stop, sched.units) - b.start for b in sched.batches() if b.index in done) * sched.rotations
     from tqdm import tqdm
     unit = "hand" if mode == "hands" else "match"
@@ -336,10 +381,10 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         if matches_df is not None:
-            write_table(matches_df, matches_path(out))
-        write_table(hands_df, out)
+            write_table(matches_df, matches_path(out), provenance)
+        write_table(hands_df, out, provenance)
         shutil.rmtree(parts)
-    return TournamentResult(hands_df, matches_df, config, elapsed, played, out)
+    return TournamentResult(hands_df, matches_df, config, elapsed, played, out, provenance)
 
 
 # ------------------------------------------------------------------ reproduction

@@ -11,6 +11,15 @@ a file; a batch's hands part is written last and marks it done. The final
 results file is ``.parquet`` or ``.csv`` (``.csv.gz``), the matches table
 beside it as ``<stem>.matches.<ext>``; :func:`load_results` reads both back
 with the same dtypes (:data:`HANDS_SCHEMA`, :data:`MATCHES_SCHEMA`).
+
+Every results file says how it was made: its *provenance*, a JSON object
+(format ``dominoai.provenance/1``, :func:`make_provenance`) with the command
+line, the seed, the dominoai version and code hash, the rules and the bot
+specs. A parquet file keeps it in its schema's key/value metadata under the
+key ``dominoai.provenance`` (:data:`PROVENANCE_KEY`); a CSV file in a
+sidecar JSON file, ``<stem>.provenance.json`` (:func:`provenance_path`).
+:func:`read_provenance` reads it back, and so does :func:`load_results`
+(``result.provenance``).
 """
 
 from __future__ import annotations
@@ -28,12 +37,16 @@ import pyarrow.parquet as pq
 
 from .loop import HAND_COLUMNS, MATCH_COLUMNS
 
-__all__ = ["TournamentResult", "load_results", "HANDS_SCHEMA", "MATCHES_SCHEMA", "MANIFEST",
+__all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FORMAT",
+           "make_provenance", "provenance_path", "read_provenance", "HANDS_SCHEMA", "MATCHES_SCHEMA", "MANIFEST",
            "MANIFEST_FORMAT", "results_format", "matches_path", "parts_dir", "atomic_write",
            "write_table", "read_table", "write_json", "read_manifest", "write_manifest",
            "done_batches", "write_part", "read_parts", "assemble", "to_arrow"]
 
 MANIFEST = "manifest.json"
+#: the parquet schema metadata key that holds a results file's provenance (JSON)
+PROVENANCE_KEY = "dominoai.provenance"
+PROVENANCE_FORMAT = "dominoai.provenance/1"
 MANIFEST_FORMAT = "dominoai.tournament/1"
 
 _STR, _I64, _F64, _BOOL = pa.string(), pa.int64(), pa.float64(), pa.bool_()
@@ -105,13 +118,90 @@ def atomic_write(path: Path, write) -> None:
             tmp.unlink()
 
 
-def write_table(df: pd.DataFrame, path: Path) -> None:
-    """Write a table as ``path``'s format says (:func:`results_format`), atomically."""
+def provenance_path(path: Path) -> Path:
+    """The sidecar that holds a CSV results file's provenance:
+    ``ladder.csv`` (or ``ladder.csv.gz``) -> ``ladder.provenance.json``."""
+    name = path.name
+    for ext in (".csv.gz", ".parquet", ".pq", ".csv"):
+        if name.lower().endswith(ext):
+            return path.with_name(name[: -len(ext)] + ".provenance.json")
+    return path.with_name(name + ".provenance.json")
+
+
+def make_provenance(command, rules, bots, seed: int, **more) -> dict:
+    """A results file's provenance: ``format`` (``dominoai.provenance/1``),
+    ``command`` (the command line as a string: ``sys.argv`` from the CLI,
+    else the Python call), ``seed``, ``dominoai`` (the version), ``code_hash``
+    (:func:`dominoai._numba_cache.source_hash`: the package's sources, numba's
+    and Python's versions), ``rules`` (every :class:`~dominoai.rules.Rules`
+    field by name), ``variant`` and ``players`` (the preset and the number of
+    seats, for titles), ``bots`` (the bot specs as given; a partnership
+    pair as a list), ``created`` (UTC, ISO 8601) and ``more`` (e.g.
+    ``mode``, ``deals``, ``tournament``). JSON-compatible throughout."""
+    import dataclasses
+    import datetime
+
+    from .. import __version__
+    from .._numba_cache import source_hash
+    fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    prov = {"format": PROVENANCE_FORMAT, "command": command, "seed": int(seed),
+            "dominoai": __version__, "code_hash": source_hash(),
+            "variant": rules.preset, "players": int(rules.players),
+            "rules": json.loads(json.dumps(fields, default=str)),
+            "bots": [list(b) if isinstance(b, tuple) else b for b in bots],
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    prov.update(json.loads(json.dumps(more, default=str)))
+    return prov
+
+
+def write_table(df: pd.DataFrame, path: Path, provenance: dict | None = None) -> None:
+    """Write a table as ``path``'s format says (:func:`results_format`),
+    atomically; ``provenance`` (a JSON-compatible dict) goes into a parquet
+    file's schema metadata (:data:`PROVENANCE_KEY`), or beside a CSV file
+    (:func:`provenance_path`), written before the table."""
     if results_format(path) == "parquet":
-        atomic_write(path, lambda p: df.to_parquet(p, index=False))
+        def write(p):
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            if provenance is not None:
+                meta = dict(table.schema.metadata or {})
+                meta[PROVENANCE_KEY.encode()] = json.dumps(provenance).encode()
+                table = table.replace_schema_metadata(meta)
+            pq.write_table(table, p)
+        atomic_write(path, write)
     else:
+        if provenance is not None:
+            write_json(provenance_path(path), provenance)
         atomic_write(path, lambda p: df.to_csv(p, index=False,
                                                compression="gzip" if path.name.endswith(".gz") else None))
+
+
+def read_provenance(path) -> dict:
+    """The provenance of a results file written by :func:`write_table`
+    (a dict, :func:`make_provenance`); ``{}`` when it has none (a file
+    written before provenance was kept).
+
+    :raises ValueError: the stored provenance is not valid JSON.
+    """
+    path = Path(path)
+    if results_format(path) == "parquet":
+        meta = pq.read_schema(path).metadata or {}
+        raw = meta.get(PROVENANCE_KEY.encode())
+        if raw is None:
+            return {}
+        where = f"{path} (parquet metadata {PROVENANCE_KEY})"
+    else:
+        side = provenance_path(path)
+        if not side.exists():
+            return {}
+        raw = side.read_bytes()
+        where = str(side)
+    try:
+        prov = json.loads(raw)
+    except ValueError as e:
+        raise ValueError(f"{where}: the provenance is not valid JSON ({e})") from None
+    if not isinstance(prov, dict):
+        raise ValueError(f"{where}: the provenance is not a JSON object")
+    return prov
 
 
 def read_table(path: Path) -> pd.DataFrame:
@@ -200,8 +290,10 @@ class TournamentResult:
     ``hands``: the hands table (module docstring); ``matches``: the matches
     table when whole matches were played, else None; ``config``: the
     tournament's configuration; ``elapsed``: seconds this run took;
-    ``played``: hands played by this run (a resume plays only the rest).
-    ``pairings`` and ``ratings`` are computed on first use
+    ``played``: hands played by this run (a resume plays only the rest);
+    ``provenance``: how the results were made (:func:`make_provenance`:
+    command line, seed, version and code hash, rules, bot specs; ``{}``
+    for a file written without it). ``pairings`` and ``ratings`` are computed on first use
     (:mod:`~dominoai.tournament.stats`); ``summary()`` prints both.
     """
 
@@ -211,6 +303,7 @@ class TournamentResult:
     elapsed: float = 0.0
     played: int = 0
     path: Path | None = None
+    provenance: dict = field(default_factory=dict)
 
     @property
     def hands_per_second(self) -> float:
@@ -263,9 +356,15 @@ class TournamentResult:
 
 def load_results(path) -> TournamentResult:
     """A results file written by :func:`~dominoai.tournament.run.run_tournament` (``.parquet`` or
-    ``.csv``; the matches table beside it is read when present)."""
+    ``.csv``; the matches table beside it is read when present), with its
+    provenance (``result.provenance``, :func:`read_provenance`).
+
+    :raises ValueError: an extension other than ``.parquet``/``.csv``, or a
+        provenance that is not valid JSON.
+    :raises OSError: the file cannot be read.
+    """
     path = Path(path)
     hands = read_table(path)
     mp = matches_path(path)
     matches = read_table(mp) if mp.exists() else None
-    return TournamentResult(hands, matches, path=path)
+    return TournamentResult(hands, matches, path=path, provenance=read_provenance(path))
