@@ -174,12 +174,13 @@ def _jsonable(x):
     return json.loads(json.dumps(x))
 
 
-def _warm_up(rules: Rules, specs: list[str]) -> None:
-    """Play one hand per bot in this process first, so numba kernels are
-    compiled and cached on disk before the workers load them."""
-    for spec in specs:
-        with contextlib.suppress(Exception):
-            play_hand(Match(rules, seed=0), [make_bot(spec, 0) for _ in range(rules.players)])
+def _warm_up(rules: Rules, specs: list[str], progress: bool) -> None:
+    """Compile (or load) the kernels of every bot in this process first, so
+    they are cached on disk before the workers load them, with one line and a
+    progress bar when this version of the code compiles for the first time
+    (:func:`dominoai._compile.warm_up_tournament`)."""
+    from .._compile import warm_up_tournament
+    warm_up_tournament(rules, specs, progress=progress)
 
 
 def _fail(f: dict, records: Path | None, out: Path | None) -> BotError:
@@ -327,8 +328,7 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
             if not prev.provenance:
                 prev.provenance = provenance
             return prev  # finished already
-    if jobs != 1 or backend is not None:
-        _warm_up(rules, specs)  # before any file is written: an interrupt here leaves nothing
+    _warm_up(rules, specs, progress)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
     rec_dir = Path(records) if records is not None else None
