@@ -332,7 +332,7 @@ def test_simulation_matches_the_reference_on_a_preset():
 PRESET_PATHS = {
     "draw": F.PATH_LINE, "block": F.PATH_BLOCK2, "all_fives": F.PATH_SPINNER, "fives": F.PATH_LINE,
     "kozel": F.PATH_LINE, "express": F.PATH_BLOCK2, "dominoball": F.PATH_SPINNER,
-    "openspiel_block": F.PATH_BLOCK2, "openspiel_team": F.PATH_LINE,
+    "openspiel_block": F.PATH_BLOCK2, "openspiel_team": F.PATH_LINE, "pydominoes": F.PATH_LINE,
 }
 
 

@@ -227,6 +227,10 @@ def test_resume_after_sigkill(tmp_path):
            "--trials", "6", "--hands", "40", "--chunk", "20", "--validate-hands", "0",
            "--study", str(path), "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # compile here, once: the subprocesses then load every kernel from the cache
+    from dominoai import get_rules
+    from dominoai._compile import warm_up_tournament
+    warm_up_tournament(get_rules("block"), ["insane", "easy"], progress=False)
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     t0 = time.monotonic()
     while _finished(path) < 2 and proc.poll() is None and time.monotonic() - t0 < 600:

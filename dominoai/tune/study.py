@@ -319,6 +319,8 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
     run = int(st.user_attrs.get("runs", 0)) + 1
     st.set_user_attr("runs", run)
     for t in st.get_trials(deepcopy=False, states=(TrialState.RUNNING, TrialState.WAITING)):
+        if "start" not in t.user_attrs:   # killed between ask() and its first write: the last run's
+            storage.set_trial_user_attr(t._trial_id, "start", {"spec": "", "run": run - 1})
         storage.set_trial_state_values(t._trial_id, TrialState.FAIL)  # left by a killed run
 
     def finished() -> list:
