@@ -30,7 +30,8 @@ from pathlib import Path
 #: command line's parser, the rules and tiles, the engine's constants, the
 #: render package's drawing modules.
 LIGHT_MODULES = frozenset({
-    "dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile", "dominoai.cli",
+    "dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile", "dominoai._files",
+    "dominoai.cli",
     "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout",
     # the pictures: no kernel; they import the game facade only when they draw
     "dominoai.render", "dominoai.render.layout", "dominoai.render.position",

@@ -19,8 +19,9 @@ never leaves half a save. :func:`load_saved` replays a save
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+
+from .._files import atomic_write_text
 
 from ..game import Match
 from .errors import PlayError
@@ -55,19 +56,7 @@ def atomic_write(path: Path, text: str) -> None:
         file is left behind).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic_write_text(path, text, sync=True)
 
 
 def save_match(path: Path, match: Match, meta: dict, analyses: list | None = None) -> None:

@@ -26,8 +26,9 @@ import copy
 import html
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from .._files import atomic_write_text
 
 from .position import position_of
 from .svgdraw import DEFS, STYLE, svg_of_position
@@ -301,22 +302,7 @@ def viewer_html(source, seat: int | None = None, back: str | None = None) -> str
 def write_atomic(path, text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file in the same folder,
     renamed into place only once fully written (no partial file on failure)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return atomic_write_text(path, text)
 
 
 def write_viewer(source, out, seat: int | None = None) -> Path:

@@ -35,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .._files import atomic_write
 from .loop import HAND_COLUMNS, MATCH_COLUMNS
 
 __all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FORMAT",
@@ -104,18 +105,6 @@ def matches_path(path: Path) -> Path:
 def parts_dir(path: Path) -> Path:
     """The folder of a running tournament's parts: ``<out>.parts``."""
     return path.with_name(path.name + ".parts")
-
-
-def atomic_write(path: Path, write) -> None:
-    """Write a file through ``write(tmp_path)`` to a temporary name, then move
-    it into place, so a reader (or a resume) never sees half a file."""
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def provenance_path(path: Path) -> Path:
