@@ -219,8 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="freeze a parameter (repeat, or comma-separate)")
     tu.add_argument("--max-ms", type=float, help="median ms per decision above which a setting is infeasible")
     tu.add_argument("--top", type=int, default=3, help="best trials replayed against the defaults (default 3)")
-    tu.add_argument("--validate-hands", type=int, default=4000,
-                    help="fresh deals of the validation (default 4000; 0 skips it)")
+    tu.add_argument("--validate-hands", type=int, default=None,
+                    help="fresh deals of the validation per candidate (default: 10 x --hands, at most "
+                         "4000; 0 skips it)")
     tu.add_argument("--out", help="the trials table (.csv or .parquet; default beside the study)")
     tu.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                     help="progress bar on stderr (default on)")

@@ -230,6 +230,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             k, eq, v = item.partition("=")
             if not eq or not k.strip():
                 raise ValueError(f"bot spec {spec!r}: write parameters as key=value, got {item!r}")
+            if k.strip() in params:
+                raise ValueError(f"bot spec {spec!r}: parameter {k.strip()} given twice")
             params[k.strip()] = v.strip()
     return name, params
 

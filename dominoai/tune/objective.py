@@ -47,7 +47,8 @@ def canonical(spec: str) -> str:
     return make_bot(spec).spec
 
 
-def play_chunk(variant, players, spec: str, opponent: str, deals: int, seed: int, jobs: int = 1):
+def play_chunk(variant, players, spec: str, opponent: str, deals: int, seed: int, jobs: int = 1,
+               progress: bool = False):
     """Play ``spec`` against ``opponent`` on ``deals`` duplicate deals of the
     tournament seeded ``seed``.
 
@@ -64,7 +65,8 @@ def play_chunk(variant, players, spec: str, opponent: str, deals: int, seed: int
     same = canonical(spec) == canonical(opponent)
     bots = [spec] if same else [spec, opponent]
     t0 = time.perf_counter()
-    res = run_tournament(variant, bots, players=players, hands=deals, jobs=jobs, seed=seed, progress=False)
+    res = run_tournament(variant, bots, players=players, hands=deals, jobs=jobs, seed=seed,
+                         progress=progress)
     seconds = time.perf_counter() - t0
     h = res.hands
     ms, opp_ms = _ms(h, spec), _ms(h, opponent)

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import sqlite3
+import sys
 import tempfile
 import time
 import warnings
@@ -401,7 +402,11 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
         if stored and stored.get("key") == key:
             verdict = Verdict(**stored["verdict"])
         else:
-            verdict = validate(variant, players, cands, spec_of(bot, {}), validate_hands, seed, jobs)
+            if progress:
+                sys.stderr.write(f"validating the best {len(cands)} setting(s) against the defaults on "
+                                 f"{validate_hands:,} fresh deals each\n")
+            verdict = validate(variant, players, cands, spec_of(bot, {}), validate_hands, seed, jobs,
+                               progress=progress)
             st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
                 verdict.to_dict(), default=float))})
     if out is None and path is not None:

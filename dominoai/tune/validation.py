@@ -53,10 +53,11 @@ def _line(spec, mean, lo, hi, deals, accepted, k, confidence) -> str:
 
 
 def validate(variant, players, candidates: list[str], baseline: str, hands: int, seed: int,
-             jobs: int = 1, confidence: float = 0.95) -> Verdict:
+             jobs: int = 1, confidence: float = 0.95, progress: bool = False) -> Verdict:
     """Replay each of ``candidates`` (specs, best first) against
     ``baseline`` on ``hands`` fresh deals; return the :class:`Verdict` of the
     best accepted one (highest mean), else of the best by mean, not accepted.
+    ``progress``: a tournament progress bar per candidate on stderr.
 
     :raises ValueError: no candidates, or ``hands`` below 2.
     """
@@ -73,7 +74,7 @@ def validate(variant, players, candidates: list[str], baseline: str, hands: int,
         if canonical(spec) == canonical(baseline):
             rows.append((spec, 0.0, 0.0, 0.0, hands, False, float("nan")))
             continue
-        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs)
+        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs, progress)
         if base_ms is None and len(bms):
             base_ms = float(np.median(bms))
         from ..tournament import paired_ci
