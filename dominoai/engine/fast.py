@@ -155,7 +155,7 @@ def _next_seat(st, n, cur, om, drawing, reserve):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _playout_block2(st, rs):
     """playout_fast in the shape ``in_block2_shape`` (two seats, no drawing,
     no end scoring, no spinner: Block, Express and OpenSpiel's block game
@@ -171,7 +171,7 @@ def _playout_block2(st, rs):
     last = st[S_LAST]
     must = st[S_MUST]
     moves = 0
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     while True:
         hand = h1 if cur else h0
         tiles = hand if must < 0 else (hand & (_ONE << must))
@@ -226,13 +226,14 @@ def _playout_block2(st, rs):
     return moves, status
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _playout_line(st, rv, rs, ev, emode):
     """playout_fast in the shape ``in_line_shape`` (a two-ended line: no
     spinner or base, no replacement): the ends and counters live in
     registers and are written back at the end. ``emode`` is the rules'
     ``R_END_SCORING``: a caller that passes a literal constant gets a copy
-    compiled for it (the function is inlined)."""
+    compiled for it (numba specialises on literal arguments; only
+    ``_simulate_fused`` does, ``playout_fast`` passes the rules' value)."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
@@ -250,7 +251,7 @@ def _playout_line(st, rv, rs, ev, emode):
     last = st[S_LAST]
     bend = st[S_BONE_END] - reserve
     must = st[S_MUST]
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     while True:
         hand = st[S_HAND + cur]
         tiles = hand if must < 0 else (hand & (_ONE << must))
@@ -351,8 +352,6 @@ def playout_fast(st, rv, rs, ev):
         finish_hand(st, rv, status)
         return moves
     if path == PATH_LINE:
-        if rv[R_END_SCORING] == ENDS_NONE:
-            return _playout_line(st, rv, rs, ev, ENDS_NONE)
         return _playout_line(st, rv, rs, ev, rv[R_END_SCORING])
     if path == PATH_SPINNER:
         return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
@@ -364,7 +363,7 @@ def playout_fast(st, rv, rs, ev):
     return moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode):
     """playout_fast in the shape ``in_spinner_shape`` (any line: spinner,
     base, replacements): the four ends live in a small local array, the
@@ -374,7 +373,8 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
     rules fields ``R_PLAYERS``, ``R_DRAWING != 0``, ``R_RESERVE``,
     ``R_MAX_REPL``, ``R_SPINNER`` and ``R_END_SCORING`` of ``rv``: a caller
     that passes them as literal constants gets a copy compiled for those rules
-    (the function is inlined, so LLVM folds the branches they decide)."""
+    (numba specialises on literal arguments, so LLVM folds the branches they
+    decide; only ``_simulate_fused`` does, for Dominoball)."""
     kinds = mode != SPIN_NONE or emode != ENDS_NONE
     st[S_LOG] = 0
     moves = 0
@@ -383,7 +383,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
         return 0
     ep = ev[0]  # the four ends' pips and kinds: scratch rows of the (unused) event log
     ek = ev[1]
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     # the line in registers
     for q in range(4):
         ep[q] = st[S_END_PIP + q]
@@ -548,7 +548,7 @@ def simulate_fast(rv, seed, n_hands, stats):
     matches under the rules vector ``rv`` (int64, shape ``(R_SIZE,)``) from
     the integer ``seed``, accumulated into ``stats`` (int64, shape (16,),
     the same layout), with the same hands for the same seed. The playout is
-    the fused loop of ``playout_path(rv)``, inlined; outside the fused
+    the fused loop of ``playout_path(rv)``; outside the fused
     shapes this is ``kernels.simulate`` itself."""
     path = playout_path(rv)
     if path == PATH_KERNELS:
