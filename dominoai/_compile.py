@@ -19,6 +19,14 @@ The estimate of a step is the seconds it took for the previous version of
 the code on this machine, else :data:`TYPICAL_SECONDS` (CPU seconds
 measured on a quiet 2-core machine).
 
+Where two cores are free, a tournament's warm-up also starts one second
+process that compiles *side steps* (:data:`SIDE_STEPS`: the insane bot's
+belief kernels and the fused playout loops) into the same cache while this
+process compiles the engine and the simpler bots; the search bots' step then
+finds those kernels cached. The two sets share only small callees, and
+numba writes each function's cache files whole (replaced atomically), so a
+function compiled by both is merely compiled twice.
+
 This module imports neither numba nor the kernels until a step runs.
 """
 
