@@ -42,10 +42,11 @@ from typing import Callable, Sequence
 __all__ = ["SIDE_STEPS", "TYPICAL_SECONDS", "compile_once", "is_warm", "mark_warm", "side_steps",
            "tournament_steps", "warm_up_tournament", "warm_up_simulation"]
 
-#: Seconds a cold step typically takes (compile CPU seconds on a quiet 2-core
-#: machine, numba 0.68); used when no earlier version left its own figure.
-TYPICAL_SECONDS = {"engine": 13.0, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 5.0,
-                   "bot-insane": 33.0, "bot-omniscient": 33.0, "simulate": 20.0}
+#: Seconds a cold step typically takes (compile CPU seconds, numba 0.68,
+#: ``benchmarks/bench_startup.py --cold``; the search bots' with the side
+#: steps compiled beside them); used when no earlier version left its own figure.
+TYPICAL_SECONDS = {"engine": 6.5, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 6.5,
+                   "bot-insane": 10.0, "bot-omniscient": 10.0, "simulate": 20.0}
 _DEFAULT_SECONDS = 5.0
 
 
