@@ -18,7 +18,10 @@ of the main job (one hand per bot: the engine, easy, medium, hard, insane on
 Draw) is run in a child process with a listener on numba's compile events:
 wall and CPU seconds per step, and per compiled function the number of
 signatures and the *exclusive* wall and CPU seconds (its callees' compile
-excluded), plus the functions compiled for more than one signature.
+excluded), plus the functions compiled for more than one signature. The
+warm-up's second process (``dominoai._compile.side_steps``) runs beside it
+and its CPU seconds are printed apart; ``--alone`` leaves it out, so that
+every function is in the table.
 ``--job N`` also runs ``dominoai tournament --variant draw --players 2 --bots
 easy,medium,hard,insane --hands N --jobs -1`` on another empty cache and
 reports its wall time, so the compile phase and the play can be told apart
@@ -90,12 +93,14 @@ def warm(repeats: int) -> list[list]:
 
 
 # ---------------------------------------------------------------- cold: compile profile (child)
-def profile_child(preset: str, specs: list[str]) -> dict:
+def profile_child(preset: str, specs: list[str], side: bool) -> dict:
     """Run in a child with an empty cache: the warm-up steps under a listener
-    on numba's compile events. Returns the figures as a dict."""
+    on numba's compile events (with ``side``, the second process of the
+    warm-up compiling its side steps meanwhile, as ``warm_up_tournament``
+    does). Returns the figures as a dict."""
     from numba.core import event as ev
 
-    from dominoai._compile import tournament_steps
+    from dominoai._compile import _SideProcess, side_steps, tournament_steps
     from dominoai.rules import get_rules
 
     stack: list = []
@@ -125,25 +130,39 @@ def profile_child(preset: str, specs: list[str]) -> dict:
     ev.register("numba:compile", Listener())
     rules = get_rules(preset, players=2)
     steps = []
+    names = side_steps(specs) if side else []
+    w00 = time.perf_counter()
+    helper = _SideProcess(rules, names) if names else None
     for name, call in tournament_steps(rules, specs):
         w0, c0 = time.perf_counter(), time.process_time()
         call()
         steps.append([name, time.perf_counter() - w0, time.process_time() - c0])
+    side_res = None
+    if helper is not None:
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        helper.wait()
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        side_res = {"names": names, "wall_total": time.perf_counter() - w00,
+                    "cpu": (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)}
     funcs = [[n, count[n], excl_w[n], excl_c[n]] for n in excl_c]
     multi = {n: sorted(s) for n, s in sigs.items() if len(s) > 1 and n.startswith("dominoai")}
-    return {"steps": steps, "functions": funcs, "multi": multi}
+    return {"steps": steps, "functions": funcs, "multi": multi, "side": side_res}
 
 
-def cold(preset: str, specs: list[str], top: int) -> None:
+def cold(preset: str, specs: list[str], top: int, side: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, NUMBA_CACHE_DIR=d)
-        wall, cpu, p = timed([sys.executable, __file__, "--profile-child", preset, ",".join(specs)],
-                             env=env)
+        wall, cpu, p = timed([sys.executable, __file__, "--profile-child", preset, ",".join(specs),
+                              "side" if side else "alone"], env=env)
     res = json.loads(p.stdout.strip().splitlines()[-1])
     print(f"\ncold warm-up of {preset} ({','.join(specs)}), empty cache: {wall:.1f} s wall, "
           f"{cpu:.1f} s CPU (child, import included)")
     print_table(["step", "wall s", "cpu s"], [[n, f"{w:.2f}", f"{c:.2f}"] for n, w, c in res["steps"]])
-    print()
+    if res.get("side"):
+        sd = res["side"]
+        print(f"second process ({', '.join(sd['names'])}): {sd['cpu']:.2f} s CPU, not in the table "
+              f"below; warm-up with it: {sd['wall_total']:.2f} s wall")
+    print("\nthis process:" if res.get("side") else "")
     funcs = sorted(res["functions"], key=lambda r: -r[3])
     print_table(["function (exclusive compile)", "n", "wall s", "cpu s"],
                 [[n, k, f"{w:.2f}", f"{c:.2f}"] for n, k, w, c in funcs[:top]])
@@ -182,17 +201,20 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=25, help="functions listed in the profile (25)")
     ap.add_argument("--job", type=int, metavar="HANDS", help="also time the main job, cold and warm")
     ap.add_argument("--skip-warm", action="store_true", help="skip the warm start-up timings")
-    ap.add_argument("--profile-child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--alone", action="store_true",
+                    help="cold profile without the warm-up's second process (every function here)")
+    ap.add_argument("--profile-child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.profile_child:
-        print(json.dumps(profile_child(a.profile_child[0], a.profile_child[1].split(","))))
+        print(json.dumps(profile_child(a.profile_child[0], a.profile_child[1].split(","),
+                                       a.profile_child[2] == "side")))
         return 0
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not a.skip_warm:
         print_table(["warm cache", "median s", "best s", "cpu s", "goal s", "met?"], warm(a.repeats))
     if a.cold:
-        cold(a.preset, a.bots.split(","), a.top)
+        cold(a.preset, a.bots.split(","), a.top, not a.alone)
     if a.job:
         job(a.job)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -19,6 +19,14 @@ The estimate of a step is the seconds it took for the previous version of
 the code on this machine, else :data:`TYPICAL_SECONDS` (CPU seconds
 measured on a quiet 2-core machine).
 
+Where two cores are free, a tournament's warm-up also starts one second
+process that compiles *side steps* (:data:`SIDE_STEPS`: the insane bot's
+belief kernels and the fused playout loops) into the same cache while this
+process compiles the engine and the simpler bots; the search bots' step then
+finds those kernels cached. The two sets share only small callees, and
+numba writes each function's cache files whole (replaced atomically), so a
+function compiled by both is merely compiled twice.
+
 This module imports neither numba nor the kernels until a step runs.
 """
 
@@ -26,17 +34,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from typing import Callable, Sequence
 
-__all__ = ["TYPICAL_SECONDS", "compile_once", "is_warm", "mark_warm", "tournament_steps",
-           "warm_up_tournament", "warm_up_simulation"]
+__all__ = ["SIDE_STEPS", "TYPICAL_SECONDS", "compile_once", "is_warm", "mark_warm", "side_steps",
+           "tournament_steps", "warm_up_tournament", "warm_up_simulation"]
 
-#: Seconds a cold step typically takes (compile CPU seconds on a quiet 2-core
-#: machine, numba 0.68); used when no earlier version left its own figure.
-TYPICAL_SECONDS = {"engine": 13.0, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 5.0,
-                   "bot-insane": 33.0, "bot-omniscient": 33.0, "simulate": 20.0}
+#: Seconds a cold step typically takes (compile CPU seconds, numba 0.68,
+#: ``benchmarks/bench_startup.py --cold``; the search bots' with the side
+#: steps compiled beside them); used when no earlier version left its own figure.
+TYPICAL_SECONDS = {"engine": 6.5, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 6.5,
+                   "bot-insane": 10.0, "bot-omniscient": 10.0, "simulate": 20.0}
 _DEFAULT_SECONDS = 5.0
 
 
@@ -100,7 +110,7 @@ class _KernelNames:
 
 
 def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = "the engine",
-                 progress: bool = True, stream=None) -> list[str]:
+                 progress: bool = True, stream=None, side=None) -> list[str]:
     """Run the warm-up ``steps`` in order, saying so when they compile.
 
     :param steps: ``(name, call)`` pairs; ``call()`` compiles (or loads) the
@@ -109,6 +119,11 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
     :param what: what is compiled, for the message.
     :param progress: a progress bar over the cold steps (on ``stream``).
     :param stream: where the message goes (default ``sys.stderr``).
+    :param side: ``(rules, names)``: :data:`SIDE_STEPS` that a second process
+        compiles into the same cache while ``steps`` run here, when some step
+        is cold and this process may use two cores or more (see
+        :func:`side_steps`); it is waited for before this returns. None: no
+        second process.
     :returns: the names of the steps that were cold (an empty list when every
         step had completed before for this version: nothing is printed then).
     """
@@ -119,6 +134,9 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
         stream.write(f"dominoai: compiling {what} once for this version, about {est:.0f} s "
                      f"(later runs load it from the cache)\n")
         stream.flush()
+    helper = None
+    if cold and side is not None and side[1] and _usable_cores() >= 2:
+        helper = _SideProcess(*side)
     bar = None
     if cold and progress:
         from tqdm import tqdm
@@ -138,10 +156,68 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
                     mark_warm(name, time.perf_counter() - t0)
                     if bar is not None:
                         bar.update(1)
+        if helper is not None:
+            helper.wait()
     finally:
+        if helper is not None:
+            helper.stop()
         if bar is not None:
             bar.close()
     return cold
+
+
+def _usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class _SideProcess:
+    """A second Python process running :func:`_side_main` on ``(rules,
+    names)``: it compiles those kernels into this version's cache (numba
+    writes one index and data file per function, replaced atomically, so two
+    processes may fill one cache). Silent; its failures only mean that this
+    process compiles those kernels itself, later."""
+
+    def __init__(self, rules, names):
+        import pickle
+        import subprocess
+        from pathlib import Path
+
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parents[1])  # the folder holding this package
+        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        code = "import sys; from dominoai._compile import _side_main; _side_main(sys.stdin.buffer.read())"
+        self.proc = None
+        with contextlib.suppress(OSError, pickle.PicklingError):
+            self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            try:
+                self.proc.stdin.write(pickle.dumps((rules, list(names))))
+                self.proc.stdin.close()
+            except (OSError, pickle.PicklingError):
+                self.stop()
+
+    def wait(self) -> None:
+        if self.proc is not None:
+            self.proc.wait()
+
+    def stop(self) -> None:
+        """End the process if it still runs (an interrupted warm-up)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _side_main(payload: bytes) -> None:
+    """The second process of :class:`_SideProcess`: run the side steps."""
+    import pickle
+    rules, names = pickle.loads(payload)
+    for name in names:
+        with contextlib.suppress(Exception):
+            SIDE_STEPS[name](rules)
 
 
 # ---------------------------------------------------------------- the jobs' steps
@@ -180,12 +256,71 @@ def tournament_steps(rules, specs: Sequence[str]) -> list[tuple[str, Callable[[]
     return steps
 
 
+# ---------------------------------------------------------------- side steps (a second process)
+def _compile_worlds(rules) -> None:
+    """The belief's kernels (reading the history, counting, sampling) as
+    the insane bot calls them: a Belief at the start of a hand, two worlds
+    drawn and weighed. They call only a few small engine kernels, so they
+    compile beside the engine's."""
+    from .bots.worlds import Belief
+    from .game import Match
+
+    hand = Match(rules, seed=0).new_hand(leader=0)
+    belief = Belief(hand.observe(0))
+    worlds, _ = belief.sample(2, seed=0)
+    belief.weight(worlds[0])
+
+
+def _compile_fused(rules) -> None:
+    """The fused playout loops of :func:`dominoai.engine.fast.playout_fast`
+    for the argument types of the search's rollouts (compiled, not run)."""
+    from numba import types
+
+    from .engine import fast as F
+
+    i1 = types.Array(types.int64, 1, "C")
+    i2 = types.Array(types.int64, 2, "C")
+    u1 = types.Array(types.uint64, 1, "C")
+    i = types.int64
+    F._playout_block2.compile((i1, u1))
+    F._playout_line.compile((i1, i1, u1, i2, i))
+    F._playout_general.compile((i1, i1, u1, i2, i, types.boolean, i, i, i, i))
+
+
+#: Warm-up work a second process may do while the steps run (see
+#: :func:`compile_once`): name -> ``call(rules)``. Each compiles kernels that
+#: the steps compile late (the search bots') and that share few callees with
+#: the steps compiled first (the engine, hard), so the two processes rarely
+#: compile the same function.
+SIDE_STEPS = {"worlds": _compile_worlds, "fused": _compile_fused}
+
+
+def side_steps(specs: Sequence[str]) -> list[str]:
+    """The :data:`SIDE_STEPS` worth doing beside the warm-up of a tournament
+    of ``specs`` whose search bots (``insane``, ``omniscient``) are not warm
+    yet: ``worlds`` for ``insane``, ``fused`` for both."""
+    from .bots import parse_spec
+
+    names = set()
+    for spec in specs:
+        with contextlib.suppress(Exception):
+            bot = parse_spec(spec)[0]
+            if bot in ("insane", "omniscient") and not is_warm(f"bot-{bot}"):
+                names.add("fused")
+                if bot == "insane":
+                    names.add("worlds")
+    return [n for n in SIDE_STEPS if n in names]
+
+
 def warm_up_tournament(rules, specs: Sequence[str], progress: bool = True, stream=None) -> list[str]:
     """Compile (or load) every kernel a tournament of ``specs`` under
     ``rules`` (a :class:`~dominoai.rules.Rules`) uses, in this process and
     before any worker starts, so the workers load them from the cache; say
-    so when it compiles (:func:`compile_once`). Returns the cold steps."""
-    return compile_once(tournament_steps(rules, specs), progress=progress, stream=stream)
+    so when it compiles (:func:`compile_once`). With two cores or more, a
+    second process compiles the search bots' belief and playout kernels
+    meanwhile (:func:`side_steps`). Returns the cold steps."""
+    return compile_once(tournament_steps(rules, specs), progress=progress, stream=stream,
+                        side=(rules, side_steps(specs)))
 
 
 def _simulate_zero(rules) -> None:

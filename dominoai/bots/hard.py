@@ -372,7 +372,7 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
     best = -1
     bval = -np.inf
     bkey = -1
-    max_pts = 0
+    max_pts = np.int64(0)  # typed: a literal 0 would compile replace_gain once more
     irep = -1
     for i in range(n):
         code = codes[i]
@@ -564,7 +564,10 @@ class HardBot(BaseBot):
             raise ValueError(f"seat {observation.seat} has no move to make")
         if n == 1:
             return Move.from_code(buf[0])
-        return Move.from_code(buf[hard_pick(st, observation.rules_vector, observation.array, buf, n, self._w)])
+        # a writable copy of the (read-only) compact array: the kernels then have one
+        # compiled copy, shared with the rollouts of the search bots
+        a = observation.array.copy()
+        return Move.from_code(buf[hard_pick(st, observation.rules_vector, a, buf, n, self._w)])
 
     def explain(self, observation: Observation) -> list[dict]:
         """Every legal move with its value and features, best first (the
@@ -576,7 +579,7 @@ class HardBot(BaseBot):
             return []
         feats = np.zeros((n, N_FEATURES), np.float64)
         vals = np.zeros(n, np.float64)
-        i = hard_eval(st, observation.rules_vector, observation.array, buf, n, self._w, feats, vals)
+        i = hard_eval(st, observation.rules_vector, observation.array.copy(), buf, n, self._w, feats, vals)
         rows = []
         for j in range(n):
             code = int(buf[j])

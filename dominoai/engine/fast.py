@@ -47,8 +47,8 @@ import numpy as np
 from numba import njit
 
 from .kernels import (
-    count_score, credit_ends, deal_perm, end_value, finish_hand, lead_count, new_match, nth_tile,
-    playout_random, popcount, replace_tile, rng_below, simulate, start_hand, tally,
+    count_score, credit_ends, deal_perm, end_value, finish_hand, inline_into_batch_loops, lead_count,
+    new_match, nth_tile, playout_random, popcount, replace_tile, rng_below, simulate, start_hand, tally,
 )
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, MAX_EVENTS, MAX_MOVES, R_DRAWING, R_END_SCORING, R_HAND_SIZE,
@@ -155,7 +155,7 @@ def _next_seat(st, n, cur, om, drawing, reserve):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=inline_into_batch_loops)
 def _playout_block2(st, rs):
     """playout_fast in the shape ``in_block2_shape`` (two seats, no drawing,
     no end scoring, no spinner: Block, Express and OpenSpiel's block game
@@ -171,7 +171,7 @@ def _playout_block2(st, rs):
     last = st[S_LAST]
     must = st[S_MUST]
     moves = 0
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     while True:
         hand = h1 if cur else h0
         tiles = hand if must < 0 else (hand & (_ONE << must))
@@ -226,13 +226,15 @@ def _playout_block2(st, rs):
     return moves, status
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=inline_into_batch_loops)
 def _playout_line(st, rv, rs, ev, emode):
     """playout_fast in the shape ``in_line_shape`` (a two-ended line: no
     spinner or base, no replacement): the ends and counters live in
     registers and are written back at the end. ``emode`` is the rules'
-    ``R_END_SCORING``: a caller that passes a literal constant gets a copy
-    compiled for it (the function is inlined)."""
+    ``R_END_SCORING``: ``_simulate_fused``, which inlines the loop
+    (:data:`kernels.INLINE_INTO`), passes literal constants and so gets a
+    copy compiled for them; ``playout_fast`` calls the one compiled kernel
+    with the rules' value."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
@@ -250,7 +252,7 @@ def _playout_line(st, rv, rs, ev, emode):
     last = st[S_LAST]
     bend = st[S_BONE_END] - reserve
     must = st[S_MUST]
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     while True:
         hand = st[S_HAND + cur]
         tiles = hand if must < 0 else (hand & (_ONE << must))
@@ -342,7 +344,9 @@ def playout_fast(st, rv, rs, ev):
     ``ev`` (any ``(MAX_EVENTS, 4)`` int64 array) is scratch space, its first
     rows overwritten. The loop is the fused one of ``playout_path(rv)``, or
     ``kernels.playout_random`` (logging switched off for the call) outside
-    the fused shapes."""
+    the fused shapes. Here each fused loop is a kernel of its own (one call
+    per playout, compiled once, not inlined), so compiling this costs little
+    more than the loops themselves."""
     if st[S_CUR] < 0:
         return 0
     path = playout_path(rv)
@@ -351,8 +355,6 @@ def playout_fast(st, rv, rs, ev):
         finish_hand(st, rv, status)
         return moves
     if path == PATH_LINE:
-        if rv[R_END_SCORING] == ENDS_NONE:
-            return _playout_line(st, rv, rs, ev, ENDS_NONE)
         return _playout_line(st, rv, rs, ev, rv[R_END_SCORING])
     if path == PATH_SPINNER:
         return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
@@ -364,7 +366,7 @@ def playout_fast(st, rv, rs, ev):
     return moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=inline_into_batch_loops)
 def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode):
     """playout_fast in the shape ``in_spinner_shape`` (any line: spinner,
     base, replacements): the four ends live in a small local array, the
@@ -373,8 +375,10 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
     ``n``, ``drawing``, ``reserve``, ``max_repl``, ``mode``, ``emode`` are the
     rules fields ``R_PLAYERS``, ``R_DRAWING != 0``, ``R_RESERVE``,
     ``R_MAX_REPL``, ``R_SPINNER`` and ``R_END_SCORING`` of ``rv``: a caller
-    that passes them as literal constants gets a copy compiled for those rules
-    (the function is inlined, so LLVM folds the branches they decide)."""
+    that inlines the loop (``_simulate_fused``, :data:`kernels.INLINE_INTO`)
+    and passes them as literal constants gets a copy compiled for those rules
+    (LLVM folds the branches they decide); ``playout_fast`` calls the one
+    compiled kernel."""
     kinds = mode != SPIN_NONE or emode != ENDS_NONE
     st[S_LOG] = 0
     moves = 0
@@ -383,7 +387,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
         return 0
     ep = ev[0]  # the four ends' pips and kinds: scratch rows of the (unused) event log
     ek = ev[1]
-    status = 0
+    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     # the line in registers
     for q in range(4):
         ep[q] = st[S_END_PIP + q]

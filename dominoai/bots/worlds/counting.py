@@ -107,7 +107,7 @@ def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile,
             ra[h, r] = _first_after(gtime[h], G[h], rtime[h, r])
         for i in range(T):
             x = tiles[i]
-            last = -1
+            last = np.int64(-1)  # typed: a literal -1 compiles _first_after once more
             for k in range(nv[h]):
                 if (vmask[h, k] >> x) & 1 and vtime[h, k] > last:
                     last = vtime[h, k]
@@ -134,7 +134,7 @@ def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile,
         for i in range(npl[h]):
             x = ptile[h, i]
             p = ptime[h, i]
-            last = -1
+            last = np.int64(-1)  # typed: a literal -1 compiles _first_after once more
             for k in range(nv[h]):
                 if vtime[h, k] < p and (vmask[h, k] >> x) & 1 and vtime[h, k] > last:
                     last = vtime[h, k]

@@ -1,0 +1,35 @@
+"""The warm-up's second process (``dominoai._compile``: side steps)."""
+
+from numba import typeof, types
+
+from dominoai import _compile
+from dominoai.bots.pimc.settings import new_scratch
+from dominoai.game import Match
+from dominoai.rules import get_rules
+
+
+def test_side_steps_for_the_search_bots(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # no step is warm here
+    assert _compile.side_steps(["easy", "insane:worlds=50"]) == ["worlds", "fused"]
+    assert _compile.side_steps(["omniscient", "hard"]) == ["fused"]
+    assert _compile.side_steps(["easy", "medium", "hard", ":"]) == []
+    _compile.mark_warm("bot-insane", 1.0)
+    assert _compile.side_steps(["insane", "easy"]) == []
+
+
+def test_fused_side_step_compiles_the_rollouts_signatures():
+    """The side step compiles the fused loops for the argument types the
+    search's rollouts pass to ``playout_fast`` (its scratch arrays, the
+    observation's rules vector), so the main process loads them instead of
+    compiling them again."""
+    from dominoai.engine import fast as F
+
+    rules = get_rules("draw")
+    _compile.SIDE_STEPS["fused"](rules)
+    obs = Match(rules, seed=0).new_hand(leader=0).observe(0)
+    ws = new_scratch(4, 100)
+    st, rv, rs, ev = typeof(ws.tmp), typeof(obs.rules_vector), typeof(ws.rs2), typeof(ws.ev)
+    assert (st, rs) in F._playout_block2.signatures
+    assert (st, rv, rs, ev, types.int64) in F._playout_line.signatures
+    i = types.int64
+    assert (st, rv, rs, ev, i, types.boolean, i, i, i, i) in F._playout_general.signatures
