@@ -37,10 +37,20 @@ def _first_line(doc: str | None) -> str:
 
 
 def bots_text() -> str:
-    """Every registered bot with the first sentence of its docstring."""
-    from ..bots import BOTS, bot_names
-    width = max(len(n) for n in bot_names())
-    return "\n".join(f"{n:<{width}}  {_first_line(BOTS[n].__doc__)}" for n in bot_names())
+    """Every registered bot with the first sentence of its docstring, then the
+    peer bots of the optional ``interop`` extra that are not loaded (they
+    load on first use)."""
+    from ..bots import BOTS, PEER_BOTS, bot_names
+    try:
+        import dominoai.interop  # noqa: F401  (registers the peer bots when installed)
+    except ImportError:
+        pass
+    names = bot_names()
+    width = max(len(n) for n in [*names, *PEER_BOTS])
+    out = [f"{n:<{width}}  {_first_line(BOTS[n].__doc__)}" for n in names]
+    out += [f"{n:<{width}}  (a peer bot: needs the optional extra, pip install -e '.[interop]')"
+            for n in PEER_BOTS if n not in BOTS]
+    return "\n".join(out)
 
 
 def bot_params_text(name: str) -> str:
@@ -61,7 +71,9 @@ def bot_params_text(name: str) -> str:
     out = [head]
     for r in rows:
         pre = f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]:<{w[3]}}  "
-        out.append(pre + textwrap.shorten(r[4], width=max(40, 110 - len(pre)), placeholder="..."))
+        lines = textwrap.wrap(r[4], width=max(40, 110 - len(pre))) or [""]
+        out.append(pre + lines[0])
+        out.extend(" " * len(pre) + more for more in lines[1:])
     return "\n".join(out)
 
 
