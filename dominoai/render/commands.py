@@ -34,7 +34,8 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     except RecordError as e:
         raise _prefixed(e, str(file)) from None
     except ValueError as e:  # a seat not at the table
-        raise RecordError(f"{file}: {e}") from None
+        msg = str(e).replace("perspective must be a seat", "--seat must be a seat").replace(" or None", "")
+        raise RecordError(f"{file}: {msg}") from None
     return _write(write_atomic, out, text)
 
 

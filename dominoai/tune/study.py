@@ -144,7 +144,7 @@ def _stored_identity(path: Path) -> dict | None:
         rows = None
     attrs = {k: json.loads(v) for k, v in rows} if rows else {}
     if attrs.get("format") != FORMAT:
-        raise ValueError(f"--study {path}: not a dominoai tune study; give a new file name")
+        raise ValueError(f"{path}: not a dominoai tune study (a new study needs a new file name)")
     return attrs
 
 
