@@ -35,20 +35,6 @@ _ONE = np.int64(1)
 
 
 @njit(cache=True)
-def _chk_line(rv):
-    """A scratch state holding an empty line (the plays are laid on it)."""
-    st = np.zeros(L.S_SIZE, np.int64)
-    st[L.S_PLAYERS] = rv[L.R_PLAYERS]
-    for k in range(4):
-        st[L.S_END_PIP + k] = -1
-    st[L.S_CAND] = -1
-    st[L.S_CAND + 1] = -1
-    st[L.S_SPIN_TILE] = -1
-    st[L.S_LEAD_TILE] = -1
-    return st
-
-
-@njit(cache=True)
 def _chk_events(a, ev, rv):
     """Per seat: slot arrivals, void events and replacement preconditions
     (times as in the module docstring)."""
@@ -90,7 +76,7 @@ def _chk_events(a, ev, rv):
             vat[j, nvoid[j]] = -1
             vtiles[j, nvoid[j]] = bad
             nvoid[j] += 1
-    line = _chk_line(rv)
+    line = K.empty_line(rv)
     for e in range(nev):
         kind = ev[e, 0]
         j = ev[e, 1]

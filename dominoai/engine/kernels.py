@@ -448,6 +448,17 @@ def clear_line(st):
     st[S_NEVENTS] = 0
 
 
+@njit(cache=True)
+def empty_line(rv):
+    """A new scratch state (``int64``, ``(S_SIZE,)``) for ``rv``'s players with
+    nothing on the line (:func:`clear_line`), for replaying public plays
+    with :func:`lay`."""
+    st = np.zeros(S_SIZE, np.int64)
+    st[S_PLAYERS] = rv[R_PLAYERS]
+    clear_line(st)
+    return st
+
+
 @njit(cache=True, inline="always")
 def start_hand(st, rv, perm, leader):
     """Deal the next hand of the match from ``perm`` (int64, shape (28,): seat i

@@ -77,20 +77,6 @@ def better_leads(t):
 
 
 @njit(cache=True)
-def _new_line(rv):
-    """A scratch state holding an empty line (for replaying the plays)."""
-    st = np.zeros(L.S_SIZE, np.int64)
-    st[L.S_PLAYERS] = rv[L.R_PLAYERS]
-    for k in range(4):
-        st[L.S_END_PIP + k] = -1
-    st[L.S_CAND] = -1
-    st[L.S_CAND + 1] = -1
-    st[L.S_SPIN_TILE] = -1
-    st[L.S_LEAD_TILE] = -1
-    return st
-
-
-@njit(cache=True)
 def read_evidence(a, ev, rv, inference):
     """Read the public history from seat ``a[O_SEAT]``.
 
@@ -144,7 +130,7 @@ def read_evidence(a, ev, rv, inference):
                 vtime[h, nv[h]] = 0
                 vmask[h, nv[h]] = f
                 nv[h] += 1
-    line = _new_line(rv)
+    line = K.empty_line(rv)
     for e in range(nev):
         kind = ev[e, 0]
         seat = ev[e, 1]
