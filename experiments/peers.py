@@ -77,6 +77,10 @@ def main(argv=None) -> int:
     ap.add_argument("--insane", default="insane", help="the insane spec")
     ap.add_argument("--small", action="store_true", help="a few deals, sims 100 and 1000: a smoke run")
     ap.add_argument("--out", default="results/peers", help="output folder")
+    ap.add_argument("--hands-at", default="",
+                    help="deals for some simulation counts, e.g. 10000=40 (default --hands)")
+    ap.add_argument("--equal-at", type=int, default=None,
+                    help="the simulation count whose median time insane is given (default the largest)")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
@@ -86,19 +90,29 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     sims = [int(s) for s in args.sims.split(",")]
-    rows = []
-    for s in sims:
-        rows.append(run(f"ismcts-{s}", "openspiel_block", [args.insane, f"ismcts:sims={s}"],
-                        args.hands, args.seed, out, args.jobs))
-        print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
-    budget = rows[-1]["b_ms"] / 1000
-    eq = f"{args.insane}:worlds=1000000,time_budget={budget:.4f}"
-    rows.append(run(f"ismcts-{sims[-1]}-equal-time", "openspiel_block", [eq, f"ismcts:sims={sims[-1]}"],
-                    args.hands, args.seed, out, args.jobs))
-    print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
-    rows.append(run(f"pydominoes-pab-{args.sample_size}", "pydominoes",
-                    [args.insane, f"pydominoes-pab:sample_size={args.sample_size}"],
-                    args.pab_hands or args.hands, args.seed, out, args.jobs))
+    hands_at = {int(k): int(v) for k, v in (kv.split("=") for kv in args.hands_at.split(",") if kv)}
+    equal_at = args.equal_at or max(sims)
+    if equal_at not in sims:
+        ap.error(f"--equal-at {equal_at} is not one of --sims {args.sims}")
+    rows, by_sims = [], {}
+
+    def report(row):
+        rows.append(row)
+        print(pd.DataFrame([row]).to_string(index=False), flush=True)
+
+    # cheapest first, so that a partial run already has the small counts
+    for s in sorted(sims):
+        by_sims[s] = run(f"ismcts-{s}", "openspiel_block", [args.insane, f"ismcts:sims={s}"],
+                         hands_at.get(s, args.hands), args.seed, out, args.jobs)
+        report(by_sims[s])
+        if s == equal_at:
+            budget = by_sims[s]["b_ms"] / 1000
+            eq = f"{args.insane}:worlds=1000000,time_budget={budget:.4f}"
+            report(run(f"ismcts-{s}-equal-time", "openspiel_block", [eq, f"ismcts:sims={s}"],
+                       hands_at.get(s, args.hands), args.seed, out, args.jobs))
+            report(run(f"pydominoes-pab-{args.sample_size}", "pydominoes",
+                       [args.insane, f"pydominoes-pab:sample_size={args.sample_size}"],
+                       args.pab_hands or args.hands, args.seed, out, args.jobs))
     table = pd.DataFrame(rows)
     table.to_csv(out / "summary.csv", index=False)
     with pd.option_context("display.width", 200, "display.float_format", "{:.2f}".format):
