@@ -29,6 +29,11 @@ def _csv(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+def _per_preset(text: str, kind) -> dict:
+    """``"dominoball=12,kozel=4"`` as ``{"dominoball": 12, "kozel": 4}``."""
+    return {k.strip(): kind(v) for k, v in (kv.split("=", 1) for kv in _csv(text))}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presets", default=",".join(PRESETS))
@@ -37,15 +42,19 @@ def main(argv=None) -> int:
     ap.add_argument("--trials", type=int, default=60)
     ap.add_argument("--hands", type=int, default=400)
     ap.add_argument("--max-ms", type=float, default=None, help="median ms per decision limit")
+    ap.add_argument("--max-ms-at", default="", help="per-preset limits, e.g. dominoball=12")
     ap.add_argument("--space", default="", help="as dominoai tune --space")
     ap.add_argument("--fix", default="", help="as dominoai tune --fix")
     ap.add_argument("--top", type=int, default=3)
     ap.add_argument("--validate-hands", type=int, default=4000)
+    ap.add_argument("--validate-hands-at", default="", help="per-preset validation deals, e.g. dominoball=1000")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/tune")
     ap.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True)
     args = ap.parse_args(argv)
+    max_ms_at = _per_preset(args.max_ms_at, float)
+    validate_at = _per_preset(args.validate_hands_at, int)
 
     import matplotlib
     matplotlib.use("Agg")
@@ -59,16 +68,19 @@ def main(argv=None) -> int:
     lines = [f"# Tuning {args.bot} against {args.opponents}", "",
              f"{args.trials} trials of {args.hands} deals per opponent, seed {args.seed}"
              + (f", at most {args.max_ms} ms per decision (median)" if args.max_ms else "")
+             + (f" ({args.max_ms_at})" if max_ms_at else "")
              + f"; validation: the best {args.top} against the defaults on {args.validate_hands:,} "
-               "fresh deals (paired interval, Bonferroni over the candidates).", "",
-             "| preset | best setting | ms/decision | tuned vs defaults (points/hand) | verdict |",
-             "|---|---|---|---|---|"]
+               "fresh deals" + (f" ({args.validate_hands_at})" if validate_at else "")
+             + " (paired interval, Bonferroni over the candidates).", "",
+             "| preset | best setting | ms/decision | limit | tuned vs defaults (points/hand) | verdict |",
+             "|---|---|---|---|---|---|"]
     for preset in _csv(args.presets):
         t = time.perf_counter()
         study = out / f"tune-{preset}.db"
         res = tune(preset, args.bot, args.opponents, trials=args.trials, hands=args.hands,
                    jobs=args.jobs, seed=args.seed, study=study, space=args.space, fix=args.fix,
-                   max_ms=args.max_ms, top=args.top, validate_hands=args.validate_hands,
+                   max_ms=max_ms_at.get(preset, args.max_ms), top=args.top,
+                   validate_hands=validate_at.get(preset, args.validate_hands),
                    progress=args.progress)
         fig = plot_study(study, out / f"tune-{preset}.png")
         plt.close(fig)
@@ -81,8 +93,9 @@ def main(argv=None) -> int:
             what = "better: adopt" if v.accepted else "not significantly better: keep the defaults"
         else:
             iv, what = "-", res.verdict_line
-        lines.append(f"| {preset} | `{res.best_spec}` | {ms} | {iv} | {what} |")
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        limit = max_ms_at.get(preset, args.max_ms)
+        lines.append(f"| {preset} | `{res.best_spec}` | {ms} | {limit or '-'} | {iv} | {what} |")
+        (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")  # after each preset
     print(f"report: {out / 'report.md'}")
     return 0
 
