@@ -289,3 +289,71 @@ def test_settings_are_one_typed_value_and_the_weights_are_hards():
     ws = new_scratch(5, 123)
     assert ws.nodes.tolist() == [0, 123, 0] and ws.vals.shape == (5,)
     assert ws.stack.shape == (72, L.S_SIZE) and ws.rs2.dtype == np.uint64
+
+
+def _mid_hand_states(preset, n, seed):
+    """``(observation, true state)`` at decisions with two or more moves,
+    from medium-vs-medium hands of ``preset``."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        m = Match(preset, seed=int(rng.integers(1 << 30)))
+        h = m.new_hand()
+        bots = [make_bot("medium") for _ in range(m.rules.players)]
+        while not h.over:
+            obs = h.observe()
+            if len(obs.legal_codes()) > 1:
+                out.append((obs, m.state_copy()))
+            h.play(bots[h.seat].act(obs))
+    return out[:n]
+
+
+def test_shuffle_boneyard_permutes_only_the_undrawn_tiles_uniformly():
+    from dominoai.bots.pimc.search import shuffle_boneyard
+    st = np.zeros(L.S_SIZE, np.int64)
+    st[L.S_BONE:L.S_BONE + 6] = [9, 8, 7, 1, 2, 3]
+    st[L.S_BONE_POS], st[L.S_BONE_END] = 3, 6      # 9, 8, 7 were drawn
+    rs = np.array([12345], np.uint64)
+    counts = {}
+    n = 12000
+    for _ in range(n):
+        w = st.copy()
+        shuffle_boneyard(w, rs)
+        assert list(w[L.S_BONE:L.S_BONE + 3]) == [9, 8, 7]
+        assert np.array_equal(np.delete(w, range(L.S_BONE + 3, L.S_BONE + 6)),
+                              np.delete(st, range(L.S_BONE + 3, L.S_BONE + 6)))
+        key = tuple(w[L.S_BONE + 3:L.S_BONE + 6])
+        assert sorted(key) == [1, 2, 3]
+        counts[key] = counts.get(key, 0) + 1
+    # all 3! = 6 orders, each 1/6: sd of a count is sqrt(n/6*5/6) = 40.8; 5 sd
+    assert len(counts) == 6
+    assert all(abs(c - n / 6) < 5 * 40.8 for c in counts.values()), counts
+
+
+def test_omniscient_hidden_boneyard_equals_known_where_nothing_is_drawn():
+    for obs, st in _mid_hand_states("block", 25, 4):
+        a = make_bot("omniscient:worlds=20,seed=5").analyze_with_state(obs, st)
+        b = make_bot("omniscient:worlds=20,seed=5,boneyard=hidden").analyze_with_state(obs, st)
+        assert np.array_equal(a.values, b.values)
+
+
+def test_omniscient_hidden_boneyard_does_not_read_the_draw_order():
+    """In Draw, ``boneyard=known`` searches the true draw order, so reversing
+    the undrawn tiles changes its values on some decision; ``hidden`` gives
+    exactly the same values whatever their order (its shuffle starts from
+    the sorted set)."""
+    changed_known = tried = 0
+    for obs, st in _mid_hand_states("draw", 12, 8):
+        lo, hi = L.S_BONE + st[L.S_BONE_POS], L.S_BONE + st[L.S_BONE_END]
+        if hi - lo < 3:
+            continue
+        tried += 1
+        st2 = st.copy()
+        st2[lo:hi] = st2[lo:hi][::-1]
+        known = [make_bot("omniscient:worlds=30,seed=2").analyze_with_state(obs, s).values
+                 for s in (st, st2)]
+        hidden = [make_bot("omniscient:worlds=30,seed=2,boneyard=hidden").analyze_with_state(obs, s).values
+                  for s in (st, st2)]
+        changed_known += not np.array_equal(known[0], known[1])
+        assert np.array_equal(hidden[0], hidden[1])
+    assert tried >= 6 and changed_known >= 1

@@ -240,10 +240,20 @@ class OmniscientBot(_SearchBot):
     studies. It declares ``needs_state``: the harness calls
     :meth:`act_with_state`; ``act`` alone refuses. ``worlds`` x ``rollouts``
     rollouts per move, all on the true world (with ``rollout_policy=medium``
-    they are all equal: use ``worlds=1``)."""
+    they are all equal: use ``worlds=1``).
+
+    ``boneyard=hidden`` (issue 14's yardstick) keeps the hands known but
+    reshuffles the undrawn boneyard in every world, in the presets that draw
+    or replace (Draw, All Fives, Fives, Dominoball): the bound on what
+    perfect inference of the hands could give. Elsewhere it plays exactly as
+    ``boneyard=known``."""
 
     name = "omniscient"
-    PARAMS = dict(_COMMON)
+    PARAMS = dict(_COMMON, boneyard=Param(str, "known", "known: it also knows the boneyard's "
+                                          "draw order (clairvoyance); hidden: each world "
+                                          "reshuffles the undrawn tiles, the bound of perfect "
+                                          "inference (equal to known where nothing is drawn)",
+                                          choices=("known", "hidden")))
     needs_state = True
 
     def act(self, observation: Observation) -> Move:
@@ -268,8 +278,10 @@ class OmniscientBot(_SearchBot):
         rv = obs.rules_vector
         cfg = self._settings(rv)
 
+        hide = self.boneyard == "hidden" and bool(rv[L.R_DRAWING] or rv[L.R_MAX_REPL])
+
         def chunk(n, rs, acc, stats):
-            return search_fixed(st, rv, codes, n, rs, acc, stats, cfg)
+            return search_fixed(st, rv, codes, n, rs, acc, stats, cfg, hide)
 
         return self._run(codes, chunk)
 

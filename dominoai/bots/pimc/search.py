@@ -30,7 +30,7 @@ from .solver import solve_into
 from .value import hand_value, tiles_left
 
 __all__ = ["BELIEFS", "BELIEF_CONSISTENT", "BELIEF_PLAY_MODEL", "world_weight", "score_world",
-           "search_worlds", "search_fixed"]
+           "search_worlds", "search_fixed", "shuffle_boneyard"]
 
 #: the belief models by id (the index): how a world drawn from the
 #: consistent-world sampler is weighted (see :func:`world_weight`)
@@ -156,10 +156,36 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
 
 
 @njit(cache=True)
-def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg):
+def shuffle_boneyard(wst, rs):
+    """Reshuffle the tiles still to be drawn, ``wst[S_BONE + S_BONE_POS:
+    S_BONE + S_BONE_END]``, in place (Fisher-Yates with ``rs``, ``uint64``
+    ``(1,)``): the world a seat that sees every hand, but not the boneyard's
+    order, may believe. The tiles drawn so far stay. The undrawn tiles are
+    sorted first, so the result depends on their set and ``rs`` only, never
+    on the true order."""
+    lo = L.S_BONE + wst[L.S_BONE_POS]
+    n = wst[L.S_BONE_END] - wst[L.S_BONE_POS]
+    for i in range(1, n):           # insertion sort: at most 28 tiles
+        t = wst[lo + i]
+        j = i - 1
+        while j >= 0 and wst[lo + j] > t:
+            wst[lo + j + 1] = wst[lo + j]
+            j -= 1
+        wst[lo + j + 1] = t
+    for i in range(n - 1, 0, -1):
+        j = K.rng_below(rs, i + 1)
+        t = wst[lo + i]
+        wst[lo + i] = wst[lo + j]
+        wst[lo + j] = t
+
+
+@njit(cache=True)
+def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg, hide_boneyard=False):
     """:func:`search_worlds` on one known world ``st`` (``int64``
     ``(S_SIZE,)``, the true state: omniscient), scored ``n_worlds`` times,
-    each of weight 1."""
+    each of weight 1. With ``hide_boneyard`` every world first reshuffles
+    the boneyard's undrawn tiles (:func:`shuffle_boneyard`): the hands are
+    known, the draw order is not."""
     ws = new_scratch(codes.shape[0], cfg.max_nodes)
     wst, p0 = ws.wst, ws.p0
     tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
@@ -172,6 +198,8 @@ def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg):
         wst[q] = st[q]
     wst[L.S_LOG] = 0
     for _ in range(n_worlds):
+        if hide_boneyard:
+            shuffle_boneyard(wst, rs)
         score_world(wst, 1.0, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
                     buf, aux, rs2, stack, bufs, meta, nodes, vals)
     stats[0] += n_worlds
