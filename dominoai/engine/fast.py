@@ -344,12 +344,18 @@ def playout_fast(st, rv, rs, ev):
     ``ev`` (any ``(MAX_EVENTS, 4)`` int64 array) is scratch space, its first
     rows overwritten. The loop is the fused one of ``playout_path(rv)``, or
     ``kernels.playout_random`` (logging switched off for the call) outside
-    the fused shapes. Here each fused loop is a kernel of its own (one call
-    per playout, compiled once, not inlined), so compiling this costs little
-    more than the loops themselves."""
+    the fused shapes: :func:`playout_on` with that path."""
+    return playout_on(st, rv, rs, ev, playout_path(rv))
+
+
+@njit(cache=True)
+def playout_on(st, rv, rs, ev, path):
+    """:func:`playout_fast` with its loop chosen by the caller: ``path`` must
+    be ``playout_path(rv)``. A search that plays many rollouts under one
+    rules vector decides the path once (it cost about 4% of a Block
+    rollout). The fused loops are inlined here (``kernels.INLINE_INTO``)."""
     if st[S_CUR] < 0:
         return 0
-    path = playout_path(rv)
     if path == PATH_BLOCK2:
         moves, status = _playout_block2(st, rs)
         finish_hand(st, rv, status)
@@ -359,6 +365,15 @@ def playout_fast(st, rv, rs, ev):
     if path == PATH_SPINNER:
         return _playout_general(st, rv, rs, ev, rv[R_PLAYERS], rv[R_DRAWING] != 0, rv[R_RESERVE],
                                 rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
+    return _playout_kernels(st, rv, rs, ev)
+
+
+@njit(cache=True)
+def _playout_kernels(st, rv, rs, ev):
+    """The fallback of :func:`playout_on` outside the fused shapes:
+    ``kernels.playout_random`` with logging switched off for the call (a
+    kernel of its own, so that its move buffer's allocation stays out of
+    the fused loops' code)."""
     log = st[S_LOG]
     st[S_LOG] = 0
     moves = playout_random(st, rv, ev, rs, np.empty(MAX_MOVES, np.int64))

@@ -562,11 +562,11 @@ def _round(x, r):
 #: The kernels (by function name) into which :func:`finish_hand` and the
 #: fused playout loops of :mod:`.fast` are inlined: the batch loop over many
 #: hands (one call per hand costs about 5% of ``simulate_fast`` on Draw) and
-#: ``playout_fast``, the rollout of the search (one call per rollout cost
+#: ``playout_on`` (``playout_fast``), the rollout of the search (one call per rollout cost
 #: insane about 5% per decision at 200 worlds: Draw 0.400 -> 0.377 ms,
 #: All Fives 0.469 -> 0.447, bench_insane on a quiet core). Everywhere else
 #: they are called, so each is compiled once rather than once per caller.
-INLINE_INTO = frozenset({"_simulate_fused", "playout_fast"})
+INLINE_INTO = frozenset({"_simulate_fused", "playout_on"})
 
 
 def inline_into_batch_loops(expr, caller_ir, callee_ir) -> bool:
@@ -840,12 +840,14 @@ def lay(st, rv, t, k):
     st[S_PLAYED] |= _ONE << t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay_and_score(st, rv, seat, t, k):
     """Lay tile ``t`` at end ``k`` (:func:`lay`) for ``seat`` and score the new
     count of the ends (:func:`score_ends`); no turn is passed, no event logged.
     Bots use it on a copy of a state to value a move. Returns True when the
-    points reach an instant target (Fives, seed 002)."""
+    points reach an instant target (Fives, seed 002). Inlined: as a call of
+    its own it cost insane's play model (hard's values at every past
+    decision) a call and two reference counts per move valued."""
     lay(st, rv, t, k)
     return score_ends(st, rv, seat)
 

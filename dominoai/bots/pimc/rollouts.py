@@ -7,7 +7,9 @@ numbers from ``rs`` (``uint64``, shape ``(1,)``), with the work arrays of the
 search's :data:`~dominoai.bots.pimc.settings.Scratch` (``ev`` an event log,
 ``buf`` a move buffer, ``aux`` an ``int64`` state / observation scratch) and
 the ``hard`` weights ``w`` (``SearchSettings.weights``; a policy may ignore
-them). The value is read from the state's points afterwards. (The arrays are
+them); ``random`` also takes the fused loop's ``path``
+(``fast.playout_path(rv)``, decided once per search). The value is read
+from the state's points afterwards. (The arrays are
 passed one by one, not as the ``Scratch`` tuple: numba counts a reference per
 member on each call, and this runs once per move per world.)
 
@@ -94,10 +96,11 @@ def medium_move(st, rv, buf, n, scratch):
 
 
 @njit(cache=True, inline="always")
-def playout_random(st, rv, rs, ev, buf, aux, w):
+def playout_random(st, rv, rs, ev, buf, aux, w, path):
     """Uniformly random legal moves for every seat (the fused playout,
-    :func:`dominoai.engine.fast.playout_fast`)."""
-    F.playout_fast(st, rv, rs, ev)
+    :func:`dominoai.engine.fast.playout_on`): ``path`` is
+    ``fast.playout_path(rv)``, decided once per search, not per rollout."""
+    F.playout_on(st, rv, rs, ev, path)
 
 
 @njit(cache=True)
@@ -130,10 +133,11 @@ def playout_hard(st, rv, rs, ev, buf, aux, w):
 
 
 @njit(cache=True, inline="always")
-def rollout(st, rv, rs, ev, buf, aux, policy, w):
+def rollout(st, rv, rs, ev, buf, aux, policy, w, path):
     """Play ``st`` to the end of the hand with the policy ``policy`` (an index
     into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
-    left as it is."""
+    left as it is. ``path``: ``fast.playout_path(rv)`` (the random policy's
+    fused loop), computed once by the caller."""
     if st[L.S_CUR] < 0:
         return
     if policy == 1:
@@ -141,4 +145,4 @@ def rollout(st, rv, rs, ev, buf, aux, policy, w):
     elif policy == 2:
         playout_hard(st, rv, rs, ev, buf, aux, w)
     else:
-        playout_random(st, rv, rs, ev, buf, aux, w)
+        playout_random(st, rv, rs, ev, buf, aux, w, path)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ..worlds import draw_world, drawn_world_weight
@@ -58,7 +59,7 @@ def world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux, feat
 
 @njit(cache=True, inline="always")
 def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev, buf,
-                aux, rs2, stack, bufs, meta, nodes, vals):
+                aux, rs2, stack, bufs, meta, nodes, vals, path):
     """Add ``w * rollouts * value`` of every move ``codes[i]`` in the world
     ``wst`` to ``acc[i]`` (``float64``), values against the points ``p0``:
     solved exactly (:func:`~dominoai.bots.pimc.solver.solve_into` on
@@ -66,7 +67,8 @@ def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p
     ``vals`` one per move) when ``exact > 0``, at most ``exact`` tiles can
     still be played and no move's solve passes ``nodes[1]`` nodes; else the sum of ``rollouts`` rollouts per move with the policy
     ``policy``, all moves of a rollout with the same random numbers (drawn
-    from ``rs``). The settings and the ``Scratch`` members are passed one by
+    from ``rs``; ``path`` is ``fast.playout_path(rv)``, the random policy's
+    fused loop). The settings and the ``Scratch`` members are passed one by
     one (see :func:`world_weight`): inlined or not, a tuple argument costs a
     reference count per member per world."""
     nc = codes.shape[0]
@@ -95,7 +97,7 @@ def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p
                 tmp[q] = wst[q]
             K.apply_move(tmp, rv, ev, codes[mi])
             rs2[0] = sub
-            rollout(tmp, rv, rs2, ev, buf, aux, policy, hw)
+            rollout(tmp, rv, rs2, ev, buf, aux, policy, hw, path)
             acc[mi] += w * hand_value(tmp, rv, seat, p0)
 
 
@@ -129,6 +131,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
     rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
     belief, tau = cfg.belief, cfg.tau
+    path = F.playout_path(rv)
     seat = base[L.S_CUR]
     for s in range(4):
         p0[s] = base[L.S_POINTS + s]
@@ -148,7 +151,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         got += 1
         wsum += w * rollouts
         score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
-                    buf, aux, rs2, stack, bufs, meta, nodes, vals)
+                    buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     stats[0] += got
     stats[1] += props
     stats[2] += wsum
@@ -191,6 +194,7 @@ def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg, hide_boneyard=Fal
     tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
     stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
     rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    path = F.playout_path(rv)
     seat = st[L.S_CUR]
     for s in range(4):
         p0[s] = st[L.S_POINTS + s]
@@ -201,7 +205,7 @@ def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg, hide_boneyard=Fal
         if hide_boneyard:
             shuffle_boneyard(wst, rs)
         score_world(wst, 1.0, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
-                    buf, aux, rs2, stack, bufs, meta, nodes, vals)
+                    buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     stats[0] += n_worlds
     stats[1] += n_worlds
     stats[2] += n_worlds * rollouts
