@@ -217,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                "worlds=50..1600:log,rollouts=1..4,rollout_policy=random|hard")
     tu.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
                     help="freeze a parameter (repeat, or comma-separate)")
-    tu.add_argument("--max-ms", type=float, help="median ms per decision above which a setting is infeasible")
+    tu.add_argument("--max-ms", type=float, help="median CPU ms per decision above which a setting is infeasible")
     tu.add_argument("--top", type=int, default=3, help="best trials replayed against the defaults (default 3)")
     tu.add_argument("--validate-hands", type=int, default=None,
                     help="fresh deals of the validation per candidate (default: 10 x --hands, at most "

@@ -111,7 +111,11 @@ def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
               analyses: list | None = None, **deal) -> Hand:
     """Deal the next hand of ``match`` (``deal``: :meth:`Match.new_hand`'s
     arguments) and play it out, ``bots[seat]`` deciding. ``clock``, a float
-    array of shape ``(players, 2)``, gets each seat's decisions and seconds.
+    array of shape ``(players, 2)``, gets each seat's decisions and seconds
+    (CPU seconds of this process, ``time.process_time``: another busy
+    process on the machine does not inflate them, as it would wall-clock
+    time, so ``--max-ms`` limits and ms-per-decision figures mean the same
+    on a loaded machine).
     ``analyses``, a list, gets ``(hand index, event index, entries)`` for
     every decision a bot analysed (:func:`analysis_of`); the event index is
     the chosen move's place in ``hand.events``, and so in the record's moves.
@@ -123,10 +127,10 @@ def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
         seat = hand.seat
         obs = hand.observe(seat)
         try:
-            t = time.perf_counter()
+            t = time.process_time()
             move = decide(bots[seat], obs, match)
             if clock is not None:
-                clock[seat] += (1.0, time.perf_counter() - t)
+                clock[seat] += (1.0, time.process_time() - t)
             at = len(hand.events) if analyses is not None else 0  # (events are built on demand)
             hand.play(move)
         except Exception as e:

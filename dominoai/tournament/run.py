@@ -40,7 +40,7 @@ The hands table has one row per hand and seat:
                 reached during the hand, Fives)
 ``pips``        pips left in the seat's hand
 ``moves``       decisions the seat made in the hand
-``time``        seconds the seat's bot spent deciding in the hand
+``time``        CPU seconds the seat's bot spent deciding in the hand (process time)
 ==============  ===============================================================
 
 With ``hands=N`` (single hands) every match is one hand: ``hand`` is
