@@ -357,3 +357,27 @@ def test_omniscient_hidden_boneyard_does_not_read_the_draw_order():
         changed_known += not np.array_equal(known[0], known[1])
         assert np.array_equal(hidden[0], hidden[1])
     assert tried >= 6 and changed_known >= 1
+
+
+def test_per_preset_defaults_apply_to_parameters_the_spec_leaves_unset():
+    from dominoai.bots.pimc.bots import TUNED_DEFAULTS
+    draw, block = Match("draw", seed=1).rules, Match("block", seed=1).rules
+    bot = make_bot("insane:worlds=50")
+    bot.use_rules(draw)
+    want = dict(TUNED_DEFAULTS["draw"], worlds=50)           # the spec's worlds win
+    assert {k: getattr(bot, k) for k in want} == want
+    assert bot.spec == "insane:worlds=50"                     # the spec is kept as given
+    bot.use_rules(block)                                      # no block entry: declared defaults
+    assert (bot.worlds, bot.rollouts, bot.rollout_policy, bot.exact) == (50, 1, "auto", 0)
+    bot.use_rules(draw)
+    assert bot.rollouts == TUNED_DEFAULTS["draw"]["rollouts"]
+
+
+def test_insane_at_its_defaults_plays_the_tuned_setting_in_draw():
+    from dominoai.bots.pimc.bots import TUNED_DEFAULTS
+    explicit = "insane:" + ",".join(f"{k}={v}" for k, v in TUNED_DEFAULTS["draw"].items())
+    for obs, _ in _mid_hand_states("draw", 4, 21):
+        a = make_bot("insane", seed=9).analyze(obs)
+        b = make_bot(explicit, seed=9).analyze(obs)
+        assert a.worlds == b.worlds == TUNED_DEFAULTS["draw"]["worlds"]
+        assert np.array_equal(a.values, b.values) and a.move == b.move

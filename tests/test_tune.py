@@ -66,9 +66,13 @@ def test_bots_command(capsys):
     out = capsys.readouterr().out
     assert {"easy", "medium", "hard", "insane", "omniscient"} <= {ln.split()[0] for ln in out.splitlines()}
     assert main(["bots", "insane"]) == 0
-    rows = {ln.split()[0]: ln.split() for ln in capsys.readouterr().out.splitlines()[1:]}
+    table, _, per_preset = capsys.readouterr().out.partition("\n\n")
+    rows = {ln.split()[0]: ln.split() for ln in table.splitlines()[1:]}
     assert rows["worlds"][1:4] == ["int", "200", "25..1600:log"]
     assert rows["hard_void"][1:5] == ["float", "6.0", "0.0..18.0", "(on"]
+    from dominoai.bots.pimc.bots import TUNED_DEFAULTS
+    listed = dict(ln.strip().split(": ", 1) for ln in per_preset.splitlines()[1:])
+    assert listed == {p: ",".join(f"{k}={v}" for k, v in d.items()) for p, d in TUNED_DEFAULTS.items()}
     assert main(["bots", "nosuch"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 

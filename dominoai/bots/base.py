@@ -126,10 +126,19 @@ class BaseBot:
     PARAMS: dict[str, Param] = {}
     #: True only for a named cheat: the harness calls ``act_with_state(observation, state)``
     needs_state: bool = False
+    #: Per-preset defaults, ``{preset: {parameter: value}}``: under the rules
+    #: of that preset (``Rules.preset``, whatever its overrides) they replace
+    #: the declared default of every parameter the spec does not set. A bot
+    #: adopts them when it decides (:meth:`use_rules`); ``params`` and
+    #: ``spec`` keep the spec as given, so a spec rebuilds the same bot.
+    PRESET_DEFAULTS: dict[str, dict[str, Any]] = {}
 
     def __init__(self, seed: int | None = None, **params):
         self.seed = seed
         self.rng = np.random.default_rng(seed)
+        #: the parameters the spec set (the others follow the defaults)
+        self.given = frozenset(k for k in params if k in self.PARAMS)
+        self._rules_preset: str | None = None
         self.params: dict[str, Any] = {}
         for k, p in self.PARAMS.items():
             self.params[k] = p.parse(self.name, k, params.pop(k)) if k in params else p.default
@@ -139,6 +148,24 @@ class BaseBot:
                              f"{', '.join(['seed', *self.PARAMS])}")
         for k, v in self.params.items():
             setattr(self, k, v)
+
+    def defaults_for(self, preset: str) -> dict[str, Any]:
+        """The parameter values this bot uses under ``preset``: the spec's,
+        else the preset's own default (:attr:`PRESET_DEFAULTS`), else the
+        declared default."""
+        pre = self.PRESET_DEFAULTS.get(preset, {})
+        return {k: (self.params[k] if k in self.given or k not in pre else pre[k])
+                for k in self.PARAMS}
+
+    def use_rules(self, rules) -> None:
+        """Set the parameter attributes for ``rules`` (a :class:`Rules`):
+        :meth:`defaults_for` its preset. Cheap when the preset is the one
+        of the last call; a bot without per-preset defaults does nothing."""
+        if not self.PRESET_DEFAULTS or rules.preset == self._rules_preset:
+            return
+        for k, v in self.defaults_for(rules.preset).items():
+            setattr(self, k, v)
+        self._rules_preset = rules.preset
 
     @property
     def spec(self) -> str:

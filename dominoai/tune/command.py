@@ -74,6 +74,13 @@ def bot_params_text(name: str) -> str:
         lines = textwrap.wrap(r[4], width=max(40, 110 - len(pre))) or [""]
         out.append(pre + lines[0])
         out.extend(" " * len(pre) + more for more in lines[1:])
+    from ..bots.base import BOTS
+    pre_defaults = getattr(BOTS[name], "PRESET_DEFAULTS", None) or {}
+    if pre_defaults:
+        out.append("")
+        out.append("per-preset defaults (they replace the default of a parameter the spec does not set):")
+        for preset, d in pre_defaults.items():
+            out.append(f"  {preset}: " + ",".join(f"{k}={v}" for k, v in d.items()))
     return "\n".join(out)
 
 
