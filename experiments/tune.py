@@ -72,7 +72,7 @@ def main(argv=None) -> int:
              + f"; validation: the best {args.top} against the defaults on {args.validate_hands:,} "
                "fresh deals" + (f" ({args.validate_hands_at})" if validate_at else "")
              + " (paired interval, Bonferroni over the candidates).", "",
-             "| preset | best setting | ms/decision | limit | tuned vs defaults (points/hand) | verdict |",
+             "| preset | setting validated | ms/decision: it / defaults | limit | tuned vs defaults (points/hand) | verdict |",
              "|---|---|---|---|---|---|"]
     for preset in _csv(args.presets):
         t = time.perf_counter()
@@ -86,15 +86,19 @@ def main(argv=None) -> int:
         plt.close(fig)
         print(f"{preset}: {res.verdict_line} ({time.perf_counter() - t:.0f} s)", flush=True)
         v = res.verdict
-        best = res.trials[res.trials["spec"] == res.best_spec]
-        ms = f"{best['ms_per_decision'].iloc[0]:.2f}" if len(best) else "-"
         if v is not None:
+            # the candidate the validation reports (the accepted one, else the best
+            # by mean), which need not be the study's best trial
+            spec, ms = v.spec, f"{v.ms:.2f} / {v.baseline_ms:.2f}"
             iv = f"{v.mean:+.2f} [{v.lo:.2f}, {v.hi:.2f}] on {v.deals:,} deals"
             what = "better: adopt" if v.accepted else "not significantly better: keep the defaults"
         else:
+            best = res.trials[res.trials["spec"] == res.best_spec]
+            spec = res.best_spec
+            ms = f"{best['ms_per_decision'].iloc[0]:.2f} / -" if len(best) else "-"
             iv, what = "-", res.verdict_line
         limit = max_ms_at.get(preset, args.max_ms)
-        lines.append(f"| {preset} | `{res.best_spec}` | {ms} | {limit or '-'} | {iv} | {what} |")
+        lines.append(f"| {preset} | `{spec}` | {ms} | {limit or '-'} | {iv} | {what} |")
         (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")  # after each preset
     print(f"report: {out / 'report.md'}")
     return 0
