@@ -23,7 +23,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 #: (preset, technique, insane with it switched off). "on" is plain
@@ -39,11 +38,6 @@ ABLATIONS = (
 )
 
 
-def median_ms(hands: pd.DataFrame, bot: str) -> float:
-    h = hands[(hands["bot"] == bot) & (hands["moves"] > 0)]
-    return float(np.median(h["time"] / h["moves"]) * 1000) if len(h) else float("nan")
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=2000)
@@ -53,7 +47,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="results/ablation")
     args = ap.parse_args(argv)
 
-    from dominoai.tournament import load_results, run_tournament
+    from _common import interval, median_ms, pairing_from, run_or_load, write_report
 
     only = {p.strip() for p in args.only.split(",") if p.strip()}
     out = Path(args.out)
@@ -64,30 +58,21 @@ def main(argv=None) -> int:
             continue
         on = "insane"
         path = out / f"{preset}-{off.split(':', 1)[1].replace('=', '-')}.parquet"
-        if path.exists():
-            res = load_results(path)
-        else:
-            parts = Path(str(path) + ".parts")
-            res = run_tournament(preset, bots=[on, off], hands=args.deals, seed=args.seed, out=path,
-                                 jobs=args.jobs, resume=parts.exists(), progress=False)
-        pr = res.pairings.iloc[0]
-        sign = 1 if pr["bot_a"] == on else -1
-        lo, hi = sorted((sign * pr["diff_lo"], sign * pr["diff_hi"]))
-        rows.append({"preset": preset, "technique": what, "off": off, "deals": int(pr["deals"]),
-                     "gain": sign * pr["points_diff"], "lo": lo, "hi": hi,
+        res = run_or_load(path, preset, [on, off], args.deals, args.seed, args.jobs)
+        pr = pairing_from(res, on)
+        rows.append({"preset": preset, "technique": what, "off": off, "deals": pr["deals"],
+                     "gain": pr["points_diff"], "lo": pr["diff_lo"], "hi": pr["diff_hi"],
                      "on_ms": median_ms(res.hands, on), "off_ms": median_ms(res.hands, off)})
         print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
-    pd.DataFrame(rows).to_csv(out / "summary.csv", index=False)
-    lines = ["# Ablations: insane's defaults with one technique switched off", "",
-             f"{args.deals:,} duplicate deals per row (each in every seat rotation), seed {args.seed}; "
-             "the gain is insane's points per hand minus the ablated bot's, with the paired 95% "
-             "interval over deals; median CPU ms per decision.", "",
-             "| preset | technique | off | gain (points/hand) | ms on / off |", "|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['preset']} | {r['technique']} | `{r['off']}` | {r['gain']:+.2f} "
-                     f"[{r['lo']:+.2f}, {r['hi']:+.2f}] | {r['on_ms']:.2f} / {r['off_ms']:.2f} |")
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"report: {out / 'report.md'}")
+    report = write_report(
+        out, rows, "Ablations: insane's defaults with one technique switched off",
+        f"{args.deals:,} duplicate deals per row (each in every seat rotation), seed {args.seed}; "
+        "the gain is insane's points per hand minus the ablated bot's, with the paired 95% "
+        "interval over deals; median CPU ms per decision.",
+        ["preset", "technique", "off", "gain (points/hand)", "ms on / off"],
+        lambda r: [r["preset"], r["technique"], f"`{r['off']}`", interval(r["gain"], r["lo"], r["hi"]),
+                   f"{r['on_ms']:.2f} / {r['off_ms']:.2f}"])
+    print(f"report: {report}")
     return 0
 
 

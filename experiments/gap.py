@@ -78,11 +78,6 @@ def share_interval(x: np.ndarray, y: np.ndarray, seed: int, n: int = 4000):
     return float(ratio(x, y)), float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def median_ms(hands: pd.DataFrame) -> dict:
-    h = hands[hands["moves"] > 0]
-    return {b: float(np.median(g["time"] / g["moves"]) * 1000) for b, g in h.groupby("bot")}
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presets", default=",".join(PRESETS))
@@ -94,7 +89,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="results/gap")
     args = ap.parse_args(argv)
 
-    from dominoai.tournament import load_results, run_tournament
+    from _common import interval, median_ms, run_or_load, write_report
     from dominoai.tournament.stats import paired_ci
 
     out = Path(args.out)
@@ -104,14 +99,8 @@ def main(argv=None) -> int:
     omni = _with("omniscient", args.omniscient)
     rows = []
     for preset in [p.strip() for p in args.presets.split(",") if p.strip()]:
-        path = out / f"gap-{preset}.parquet"
-        if path.exists():
-            res = load_results(path)
-        else:
-            parts = Path(str(path) + ".parts")
-            res = run_tournament(preset, bots=[hard, insane, bound, omni], hands=args.deals,
-                                 seed=args.seed, out=path, jobs=args.jobs, resume=parts.exists(),
-                                 progress=True)
+        res = run_or_load(out / f"gap-{preset}.parquet", preset, [hard, insane, bound, omni],
+                          args.deals, args.seed, args.jobs, progress=True)
         h = res.hands
         d_ins, d_bnd, d_omn = (deal_diffs(h, b, hard) for b in (insane, bound, omni))
         common = d_ins.index.intersection(d_bnd.index)
@@ -126,25 +115,19 @@ def main(argv=None) -> int:
                     "insane_ms": ms.get(insane, float("nan")), "bound_ms": ms.get(bound, float("nan"))})
         rows.append(row)
         print(pd.DataFrame([row]).to_string(index=False), flush=True)
-    table = pd.DataFrame(rows)
-    table.to_csv(out / "summary.csv", index=False)
-
-    def iv(r, k):
-        return f"{r[k + '_minus_hard']:+.2f} [{r[k + '_lo']:+.2f}, {r[k + '_hi']:+.2f}]"
-
-    lines = [f"# insane's share of the perfect-inference bound (`{insane}`)", "",
-             f"Round robin of hard, {insane}, {bound} and {omni} on {args.deals:,} duplicate deals "
-             f"per preset (seed {args.seed}); points per hand minus hard's with paired 95% "
-             "intervals; the share with a 95% paired bootstrap (BCa) interval over deals.", "",
-             "| preset | deals | insane − hard | bound − hard | omniscient − hard | share of the bound "
-             "| insane ms/decision |",
-             "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['preset']} | {r['deals']:,} | {iv(r, 'insane')} | {iv(r, 'bound')} | "
-                     f"{iv(r, 'omniscient')} | {r['share']:.0%} [{r['share_lo']:.0%}, {r['share_hi']:.0%}] "
-                     f"| {r['insane_ms']:.2f} |")
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"report: {out / 'report.md'}")
+    report = write_report(
+        out, rows, f"insane's share of the perfect-inference bound (`{insane}`)",
+        f"Round robin of hard, {insane}, {bound} and {omni} on {args.deals:,} duplicate deals "
+        f"per preset (seed {args.seed}); points per hand minus hard's with paired 95% "
+        "intervals; the share with a 95% paired bootstrap (BCa) interval over deals; median CPU "
+        "ms per decision.",
+        ["preset", "deals", "insane − hard", "bound − hard", "omniscient − hard",
+         "share of the bound", "ms insane / bound"],
+        lambda r: [r["preset"], f"{r['deals']:,}"]
+        + [interval(r[k + "_minus_hard"], r[k + "_lo"], r[k + "_hi"]) for k in ("insane", "bound", "omniscient")]
+        + [f"{r['share']:.0%} [{r['share_lo']:.0%}, {r['share_hi']:.0%}]",
+           f"{r['insane_ms']:.2f} / {r['bound_ms']:.2f}"])
+    print(f"report: {report}")
     return 0
 
 

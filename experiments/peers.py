@@ -34,38 +34,23 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 import dominoai.interop  # noqa: F401  (registers ismcts, mcts, pydominoes-*)
-from dominoai.tournament import load_results, run_tournament
-
-
-def median_ms(hands: pd.DataFrame) -> dict:
-    """Median ms per decision of each bot spec (over hand rows with decisions)."""
-    h = hands[hands["moves"] > 0]
-    return {b: float(np.median(g["time"] / g["moves"]) * 1000) for b, g in h.groupby("bot")}
+from _common import median_ms, pairing_from, run_or_load
 
 
 def run(name: str, variant: str, bots: list[str], hands: int, seed: int, out: Path, jobs: int):
-    """One tournament, resumable: read back if finished, resumed if parts exist."""
-    path = out / f"{name}.parquet"
-    if path.exists():
-        res = load_results(path)
-    else:
-        parts = Path(str(path) + ".parts")
-        res = run_tournament(variant, bots=bots, hands=hands, seed=seed, out=path, jobs=jobs,
-                             resume=parts.exists(), progress=False)
-    pr = res.pairings.iloc[0]
+    """One tournament, resumable (read back if finished, resumed if parts
+    exist), reported from the first bot's side."""
+    res = run_or_load(out / f"{name}.parquet", variant, bots, hands, seed, jobs)
     a, b = bots
-    sign = 1 if pr["bot_a"] == a else -1  # report from the first bot's side
-    lo, hi = sorted((sign * pr["diff_lo"], sign * pr["diff_hi"]))
+    pr = pairing_from(res, a)
     ms = median_ms(res.hands)
-    win = pr["win_rate"] if sign == 1 else 1 - pr["win_rate"]  # a draw counts half
-    return {"comparison": name, "variant": variant, "a": a, "b": b,
-            "deals": int(pr["deals"]), "games": int(pr["games"]),
-            "points_diff": sign * pr["points_diff"], "diff_lo": lo, "diff_hi": hi,
-            "a_win_rate": float(win), "a_ms": ms.get(a, float("nan")), "b_ms": ms.get(b, float("nan"))}
+    return {"comparison": name, "variant": variant, "a": a, "b": b, "deals": pr["deals"],
+            "games": pr["games"], "points_diff": pr["points_diff"], "diff_lo": pr["diff_lo"],
+            "diff_hi": pr["diff_hi"], "a_win_rate": pr["win_rate"],
+            "a_ms": ms.get(a, float("nan")), "b_ms": ms.get(b, float("nan"))}
 
 
 def main(argv=None) -> int:

@@ -26,7 +26,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 
@@ -42,7 +41,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="results/worlds")
     args = ap.parse_args(argv)
 
-    from dominoai.tournament import load_results, run_tournament
+    from _common import interval, median_ms, pairing_from, run_or_load, write_report
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -50,39 +49,22 @@ def main(argv=None) -> int:
     for preset in [p.strip() for p in args.presets.split(",") if p.strip()]:
         for w in [int(x) for x in args.worlds.split(",") if x.strip()]:
             spec = f"insane:worlds={w}" + (f",{args.insane}" if args.insane else "")
-            path = out / f"{preset}-{w}.parquet"
-            if path.exists():
-                res = load_results(path)
-            else:
-                parts = Path(str(path) + ".parts")
-                res = run_tournament(preset, bots=[spec, args.opponent], hands=args.deals,
-                                     seed=args.seed, out=path, jobs=args.jobs,
-                                     resume=parts.exists(), progress=False)
-            pr = res.pairings.iloc[0]
-            sign = 1 if pr["bot_a"] == spec else -1
-            lo, hi = sorted((sign * pr["diff_lo"], sign * pr["diff_hi"]))
-            h = res.hands[(res.hands["bot"] == spec) & (res.hands["moves"] > 0)]
-            ms = float(np.median(h["time"] / h["moves"]) * 1000)
-            win = pr["win_rate"] if sign == 1 else 1 - pr["win_rate"]
-            rows.append({"preset": preset, "worlds": w, "deals": int(pr["deals"]),
-                         "points_diff": sign * pr["points_diff"], "diff_lo": lo, "diff_hi": hi,
-                         "win_rate": float(win), "ms_per_decision": ms})
+            res = run_or_load(out / f"{preset}-{w}.parquet", preset, [spec, args.opponent],
+                              args.deals, args.seed, args.jobs)
+            rows.append({"preset": preset, "worlds": w, **pairing_from(res, spec),
+                         "ms_per_decision": median_ms(res.hands, spec)})
             print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
-    table = pd.DataFrame(rows)
-    table.to_csv(out / "summary.csv", index=False)
-    lines = [f"# insane vs {args.opponent} by worlds per decision", "",
-             f"{args.deals:,} duplicate deals per row (each in every seat rotation), seed {args.seed}"
-             + (f", insane with {args.insane}" if args.insane else "")
-             + "; points per hand minus the opponent's with paired 95% intervals; median ms per "
-               "decision of insane (its moves with one legal move included).", "",
-             "| preset | worlds | insane − hard (points/hand) | win rate | ms/decision |",
-             "|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| {r['preset']} | {r['worlds']:,} | {r['points_diff']:+.2f} "
-                     f"[{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}] | {r['win_rate']:.1%} "
-                     f"| {r['ms_per_decision']:.2f} |")
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"report: {out / 'report.md'}")
+    report = write_report(
+        out, rows, f"insane vs {args.opponent} by worlds per decision",
+        f"{args.deals:,} duplicate deals per row (each in every seat rotation), seed {args.seed}"
+        + (f", insane with {args.insane}" if args.insane else "")
+        + " (and its per-preset defaults for the other parameters); points per hand minus the "
+          "opponent's with paired 95% intervals; median CPU ms per decision of insane (its moves "
+          "with one legal move included).",
+        ["preset", "worlds", f"insane − {args.opponent} (points/hand)", "win rate", "ms/decision"],
+        lambda r: [r["preset"], f"{r['worlds']:,}", interval(r["points_diff"], r["diff_lo"], r["diff_hi"]),
+                   f"{r['win_rate']:.1%}", f"{r['ms_per_decision']:.2f}"])
+    print(f"report: {report}")
     return 0
 
 

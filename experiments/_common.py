@@ -1,0 +1,68 @@
+"""What the experiment scripts share: a resumable tournament, a pairing read
+from one bot's side, the median ms per decision, and a markdown report.
+
+Run the scripts from the project root (``python experiments/gap.py``): Python
+puts ``experiments/`` on the path, so ``from _common import ...`` works.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def run_or_load(path: Path, variant: str, bots: list, deals: int, seed: int, jobs: int,
+                progress: bool = False):
+    """The tournament whose results file is ``path``: read back when it is
+    finished, continued when its parts are on disk (``<path>.parts/``),
+    else played (:func:`dominoai.run_tournament`, duplicate deals)."""
+    from dominoai.tournament import load_results, run_tournament
+    path = Path(path)
+    if path.exists():
+        return load_results(path)
+    parts = Path(str(path) + ".parts")
+    return run_tournament(variant, bots=bots, hands=deals, seed=seed, out=path, jobs=jobs,
+                          resume=parts.exists(), progress=progress)
+
+
+def median_ms(hands: pd.DataFrame, bot: str | None = None):
+    """Median ms per decision (over hand rows with decisions, ``time / moves``;
+    ``time`` is CPU time): of ``bot``, or a dict for every bot."""
+    h = hands[hands["moves"] > 0]
+    per = {b: float(np.median(g["time"] / g["moves"]) * 1000) for b, g in h.groupby("bot")}
+    return per if bot is None else per.get(bot, float("nan"))
+
+
+def pairing_from(res, a: str) -> dict:
+    """The first pairing of ``res`` from bot ``a``'s side: ``deals``,
+    ``games``, ``points_diff`` (a minus the other, points per hand) with its
+    paired 95% interval ``diff_lo``, ``diff_hi``, and ``win_rate`` (a's,
+    draws as halves)."""
+    pr = res.pairings.iloc[0]
+    sign = 1 if pr["bot_a"] == a else -1
+    lo, hi = sorted((sign * pr["diff_lo"], sign * pr["diff_hi"]))
+    return {"deals": int(pr["deals"]), "games": int(pr["games"]),
+            "points_diff": float(sign * pr["points_diff"]), "diff_lo": float(lo),
+            "diff_hi": float(hi),
+            "win_rate": float(pr["win_rate"] if sign == 1 else 1 - pr["win_rate"])}
+
+
+def interval(m: float, lo: float, hi: float) -> str:
+    """``+1.23 [+0.45, +2.01]``."""
+    return f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def write_report(out: Path, rows: list[dict], title: str, intro: str, header: list[str], line) -> Path:
+    """``summary.csv`` (the rows) and ``report.md`` (a title, an intro
+    paragraph and a table whose row ``r`` is ``line(r)``, a list of cells)
+    under ``out``; returns the report's path."""
+    out = Path(out)
+    pd.DataFrame(rows).to_csv(out / "summary.csv", index=False)
+    lines = [f"# {title}", "", intro, "", "| " + " | ".join(header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(line(r)) + " |" for r in rows]
+    path = out / "report.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
