@@ -9,7 +9,7 @@ the kernels of one part: the engine, a bot, the batch simulation); when a
 step has never completed for this version of the code it first writes one
 line to standard error::
 
-    dominoai: compiling the engine once for this version, about 50 s (later runs load it from the cache)
+    dominoai: compiling the engine and the bots' kernels once for this version, about 50 s (later runs load it from the cache)
 
 and shows a progress bar over the steps, naming the kernel being compiled.
 A step that completes leaves a marker file ``warm-<step>.json`` (holding its
@@ -319,8 +319,8 @@ def warm_up_tournament(rules, specs: Sequence[str], progress: bool = True, strea
     so when it compiles (:func:`compile_once`). With two cores or more, a
     second process compiles the search bots' belief and playout kernels
     meanwhile (:func:`side_steps`). Returns the cold steps."""
-    return compile_once(tournament_steps(rules, specs), progress=progress, stream=stream,
-                        side=(rules, side_steps(specs)))
+    return compile_once(tournament_steps(rules, specs), "the engine and the bots' kernels",
+                        progress=progress, stream=stream, side=(rules, side_steps(specs)))
 
 
 def _simulate_zero(rules) -> None:

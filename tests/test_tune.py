@@ -185,9 +185,19 @@ def test_another_bot_and_unwritable_paths_are_refused(planted, tmp_path, capsys)
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "--study" in err
     assert afile.read_text() == "x"
-    assert main(["tune", *PLANT_ARGS, "--trials", "1", "--hands", "4", "--study", str(afile)]) == 2
+    notdb = tmp_path / "notes.db"
+    notdb.write_text("x")
+    assert main(["tune", *PLANT_ARGS, "--trials", "1", "--hands", "4", "--study", str(notdb)]) == 2
     assert "not a dominoai tune study" in capsys.readouterr().err
-    assert afile.read_text() == "x"
+    assert notdb.read_text() == "x"
+    # a study file that is not named as SQLite, and a trials table that cannot be
+    # written, are refused before any trial is played (nothing is created)
+    for extra, needle in ((["--study", str(tmp_path / "s.txt")], "end it in .db"),
+                          (["--study", str(tmp_path / "t.db"), "--out", str(afile / "t.csv")], "--out")):
+        assert main(["tune", *PLANT_ARGS, "--trials", "1", "--hands", "4", *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and needle in err, err
+    assert not (tmp_path / "s.txt").exists() and not (tmp_path / "t.db").exists()
 
 
 # ---------------------------------------------------------------- determinism

@@ -8,6 +8,7 @@ exits with code 2.
 from __future__ import annotations
 
 import sys
+import re
 import textwrap
 
 __all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text"]
@@ -32,8 +33,12 @@ def cmd_tune(args) -> int:
 
 
 def _first_line(doc: str | None) -> str:
+    """The first sentence of a docstring's first paragraph, reST markup
+    (``code``, :role:`x`) as plain text; "et al." ends no sentence."""
     text = " ".join((doc or "").strip().split("\n\n")[0].split())
-    return text.split(". ")[0].rstrip(".")
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text).replace("``", "")
+    m = re.search(r"(?<!\bal)\.\s", text + " ")
+    return (text[:m.start()] if m else text).rstrip(".")
 
 
 def bots_text() -> str:
@@ -64,7 +69,7 @@ def bot_params_text(name: str) -> str:
         return f"{name}: no parameters but seed"
     rows = [(k, p.type.__name__, str(p.default),
              (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text() else "-",
-             " ".join(p.help.split()).split("; ")[0].split(": ")[0])
+             " ".join(p.help.split()))
             for k, p in params.items()]
     w = [max(len(r[i]) for r in rows + [("name", "type", "default", "range", "")]) for i in range(4)]
     head = f"{'name':<{w[0]}}  {'type':<{w[1]}}  {'default':<{w[2]}}  {'range':<{w[3]}}  meaning"

@@ -85,7 +85,7 @@ class TuneResult:
             lines.append(f"  #{r.number:<4d} {r.value:+.3f} [{r.lo:.3f}, {r.hi:.3f}] "
                          f"{r.ms_per_decision:.2f} ms/decision{'' if r.feasible else ' (too slow)'}  {r.spec}")
         if self.best_spec:
-            lines.append(f"best: {self.best_spec}")
+            lines.append(f"best trial: {self.best_spec}")
         lines.append(self.verdict_line)
         return "\n".join(lines)
 
@@ -103,28 +103,29 @@ def _optuna():
     return optuna
 
 
-def _check_writable(path: Path) -> None:
-    """Raise ValueError unless ``path`` can be written (without changing it)."""
+def _check_writable(path: Path, flag: str = "--study") -> None:
+    """Raise ValueError unless ``path`` (given as ``flag``) can be written
+    (without changing it)."""
     if path.exists():
         if path.is_dir():
-            raise ValueError(f"--study {path}: is a directory")
+            raise ValueError(f"{flag} {path}: is a directory")
         try:
             with open(path, "r+b"):
                 pass
         except OSError as e:
-            raise ValueError(f"--study {path}: not writable: {e.strerror or e}") from None
+            raise ValueError(f"{flag} {path}: not writable: {e.strerror or e}") from None
         return
     top = path.parent
     while not top.exists():
         top = top.parent
     if not top.is_dir():
-        raise ValueError(f"--study {path}: a part of its folder path is a file")
+        raise ValueError(f"{flag} {path}: a part of its folder path is a file")
     try:
         fd, tmp = tempfile.mkstemp(dir=top, prefix=".dominoai-tune-")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise ValueError(f"--study {path}: cannot write in {top}: {e.strerror or e}") from None
+        raise ValueError(f"{flag} {path}: cannot write in {top}: {e.strerror or e}") from None
 
 
 def _stored_identity(path: Path) -> dict | None:
@@ -282,8 +283,12 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
     ident = json.loads(json.dumps(ident))
     if out is not None and Path(out).suffix not in (".csv", ".parquet"):
         raise ValueError(f"--out {out}: the trials table must end in .csv or .parquet")
+    if out is not None:
+        _check_writable(Path(out), "--out")
     path = Path(study) if study is not None else None
     if path is not None:
+        if path.suffix not in (".db", ".sqlite", ".sqlite3"):
+            raise ValueError(f"--study {path}: the study is an SQLite file: end it in .db")
         _check_writable(path)
         stored = _stored_identity(path)
         if stored is not None:

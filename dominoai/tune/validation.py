@@ -47,7 +47,9 @@ class Verdict:
 
 def _line(spec, mean, lo, hi, deals, accepted, k, confidence) -> str:
     what = "better" if accepted else "not significantly better: keep the defaults"
-    fam = f" ({confidence:.1%} each, 95% over {k} candidates)" if k > 1 else ""
+    family = 1 - (1 - confidence) * k
+    fam = (f" (the best of {k} validated; {confidence:.1%} intervals each, so {family:.0%} "
+           f"over all {k})" if k > 1 else "")
     return (f"{spec} vs defaults: {mean:+.2f} [{lo:.2f}, {hi:.2f}] points/hand on {deals:,} "
             f"fresh deals{fam}: {what}")
 
