@@ -88,7 +88,9 @@ def positions(preset: str, n: int, seed: int) -> list:
 def bench(obs_list: list, worlds: int, rollouts: int, policy: str, seed: int) -> dict:
     from dominoai.bots.pimc import InsaneBot
 
-    bot = InsaneBot(seed=seed, worlds=worlds, rollouts=rollouts, rollout_policy=policy)
+    # every search setting explicit: the per-preset defaults (draw, all_fives)
+    # would otherwise change what is timed from preset to preset
+    bot = InsaneBot(seed=seed, worlds=worlds, rollouts=rollouts, rollout_policy=policy, exact=0)
     for obs in obs_list[: min(20, len(obs_list))]:
         bot.act(obs)  # warm up (compilation, caches)
     times, nworlds, props = [], [], []
@@ -122,7 +124,8 @@ def bench_budget(obs_list: list, budget: float, seed: int) -> dict:
     stays near it (the clock is read between chunks of worlds only)."""
     from dominoai.bots.pimc import InsaneBot
 
-    bot = InsaneBot(seed=seed, worlds=10**7, time_budget=budget)
+    bot = InsaneBot(seed=seed, worlds=10**7, time_budget=budget, rollouts=1, rollout_policy="random",
+                    exact=0)
     for obs in obs_list[: min(5, len(obs_list))]:
         bot.act(obs)  # warm up
     secs, worlds = [], []
