@@ -90,12 +90,16 @@ def test_planted_optimum_ranks_first(planted):
     path, res = planted
     df = res.trials
     assert set(df["state"]) == {"COMPLETE"} and len(df) == 4
-    assert set(df["spec"]) == {"insane:rollout_policy=random", "insane:worlds=1,rollout_policy=random"}
-    assert res.best_spec == "insane:rollout_policy=random"          # worlds=200, the default
+    # the parameters some preset gives its own default (worlds, rollouts, exact in
+    # draw) stay in the spec when set: in block they equal the declared defaults
+    w200 = "insane:worlds=200,rollouts=1,rollout_policy=random,exact=0"
+    w1 = "insane:worlds=1,rollouts=1,rollout_policy=random,exact=0"
+    assert set(df["spec"]) == {w200, w1}
+    assert res.best_spec == w200
     v = df.groupby("spec")["value"].agg(["min", "max"])
     # common random numbers: the same setting on the same deals scores the same
     assert (v["min"] == v["max"]).all()
-    assert v.loc["insane:rollout_policy=random", "min"] > v.loc["insane:worlds=1,rollout_policy=random", "max"] + 2
+    assert v.loc[w200, "min"] > v.loc[w1, "max"] + 2
     assert (df["deals"] == 100).all() and (df["ms_per_decision"] > 0).all()
     assert Path(res.trials_path).exists()
     assert res.verdict is not None and res.verdict.deals == 20

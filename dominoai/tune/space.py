@@ -185,7 +185,9 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
 
 def spec_of(bot: str, values: dict) -> str:
     """The canonical spec (defaults dropped, no seed) of ``bot`` with ``values``:
-    ``spec_of("insane", {"worlds": 400, "rollouts": 1})`` -> ``"insane:worlds=400"``."""
+    ``spec_of("insane", {"worlds": 400, "policy_weight": 4.0})`` -> ``"insane:worlds=400"``
+    (a parameter that a preset gives a default of its own stays when given,
+    see :attr:`BaseBot.spec <dominoai.bots.BaseBot.spec>`)."""
     params = bot_params(bot)
     parts = [f"{k}={values[k]}" for k in params if k in values]
     return make_bot(bot + (":" + ",".join(parts) if parts else "")).spec
