@@ -43,7 +43,9 @@ def test_space_from_declarations():
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"
     assert fixed == {"rollouts": 2, "exact": 4} and "rollouts" not in dims
     assert list(make_space("hard", "", "")[0]) == list(bot_params("hard"))
-    assert spec_of("insane", {"worlds": 200, "rollouts": 2, "hard_void": 6.0}) == "insane:rollouts=2"
+    # defaults drop out, except where a preset has its own default (worlds in draw)
+    assert spec_of("insane", {"worlds": 200, "rollouts": 2, "hard_void": 6.0}) == "insane:worlds=200,rollouts=2"
+    assert spec_of("insane", {"policy_weight": 4.0, "hard_void": 6.0}) == "insane"
     assert spec_of("insane", {"hard_void": 3.5}) == "insane:hard_void=3.5"
 
 
@@ -103,7 +105,7 @@ def test_planted_optimum_ranks_first(planted):
     assert (df["deals"] == 100).all() and (df["ms_per_decision"] > 0).all()
     assert Path(res.trials_path).exists()
     assert res.verdict is not None and res.verdict.deals == 20
-    assert res.verdict.line.startswith("insane:rollout_policy=random vs defaults: ")
+    assert res.verdict.line.startswith(w200 + " vs defaults: ")
 
 
 def test_plots_and_notebook_api(planted, tmp_path):
