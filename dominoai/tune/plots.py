@@ -29,6 +29,8 @@ def plot_history(trials, ax=None):
         ax.step(ok["number"], best, where="post", color="C3", label="best so far")
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("trial")
+    from matplotlib.ticker import MaxNLocator
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))   # trial numbers are whole
     ax.set_ylabel("points per hand vs the pool")
     ax.set_title("optimisation history")
     ax.legend(fontsize="small")
