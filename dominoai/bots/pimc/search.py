@@ -143,7 +143,9 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
-        if w > 0.0:
+        if w > 0.0 and belief != BELIEF_CONSISTENT:
+            # inlined only under this test: an inlined call's dozen array
+            # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux,
                              feats, hvals, wi, wf)
         if w <= 0.0:
