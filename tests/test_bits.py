@@ -4,7 +4,7 @@ import random
 
 import numpy as np
 
-from dominoai.engine.kernels import lowest_tile, nth_tile, popcount
+from dominoai.engine.kernels import lowest_tile, nth_tile, popcount, tiles_into
 
 FULL = (1 << 28) - 1
 
@@ -22,6 +22,9 @@ def test_popcount_lowest_and_nth_tile():
         assert popcount(m) == len(bits), mask
         assert lowest_tile(m) == bits[0], mask
         assert [nth_tile(m, np.int64(i)) for i in range(len(bits))] == bits, mask
+        out = np.full(28, -1, np.int64)
+        assert tiles_into(m, out) == len(bits) and out[:len(bits)].tolist() == bits, mask
+        assert (out[len(bits):] == -1).all(), mask
 
 
 def test_popcount_of_empty_and_wide_masks():

@@ -164,12 +164,7 @@ def _chk_seat(j, hand, nslot, arrive, nvoid, vat, vtiles, nrep, rat, rfit, final
     a fitting tile in hand at each replacement?"""
     R = hand | (played[j] & ~final[j])
     tl = np.zeros(28, np.int64)
-    nt = 0
-    m = R
-    while m:
-        tl[nt] = K.lowest_tile(m)
-        m &= m - 1
-        nt += 1
+    nt = K.tiles_into(R, tl)
     ns = nslot[j]
     if nt != ns:
         return False

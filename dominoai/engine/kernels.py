@@ -84,6 +84,18 @@ def popcount(mask):
 
 
 @njit(cache=True)
+def tiles_into(mask, out):
+    """Write the tile ids of ``mask`` into ``out`` (``int64``, at least
+    ``popcount(mask)`` long), lowest first; return how many."""
+    n = 0
+    while mask:
+        out[n] = lowest_tile(mask)
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
 def nth_tile(mask, i):
     """Id of the i-th lowest tile (0-based) of a mask holding more than i tiles."""
     for _ in range(i):

@@ -80,18 +80,9 @@ def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile,
         and each played tile's allowed slot groups ``pa <= g < pb`` with
         replacement bits ``pvb`` (``(H, MAXP)``)."""
     U = a[O_UNSEEN]
-    T = 0
-    m = U
-    while m:
-        m &= m - 1
-        T += 1
+    T = K.popcount(U)
     tiles = np.zeros(T, np.int64)
-    i = 0
-    m = U
-    while m:
-        tiles[i] = K.lowest_tile(m)
-        m &= m - 1
-        i += 1
+    K.tiles_into(U, tiles)
     allow = np.zeros(T, np.int64)
     cls = np.full((max(H, 1), 28), -1, np.int64)
     ncls = np.zeros(max(H, 1), np.int64)
@@ -329,6 +320,17 @@ def count_assignments(G, gsize, glo, ghi, gm, K_):
     return cur[0]
 
 
+@njit(cache=True, inline="always")
+def _raised_low(lo, vb, S, nrh, ra, h):
+    """The first slot group a tile group may take under the set ``S`` of
+    holder ``h``'s replacements: ``lo``, raised to ``ra[h, r]`` for every
+    replacement ``r`` in ``S`` whose bit is in the group's ``vb``."""
+    for r in range(nrh):
+        if (S >> r) & 1 and (vb >> r) & 1 and ra[h, r] > lo:
+            lo = ra[h, r]
+    return lo
+
+
 @njit(cache=True)
 def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa, pb, pvb):
     """``N_j`` (``float64``) of holder ``h`` whose hidden hand has ``hist[k]``
@@ -348,20 +350,12 @@ def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa,
                 sign = -sign
         i = 0
         for k in range(ncls[h]):
-            lo = cls_a[h, k]
-            for r in range(nrh):
-                if (S >> r) & 1 and (cls_vb[h, k] >> r) & 1 and ra[h, r] > lo:
-                    lo = ra[h, r]
-            glo[i] = lo
+            glo[i] = _raised_low(cls_a[h, k], cls_vb[h, k], S, nrh, ra, h)
             ghi[i] = G[h]
             gm[i] = hist[k]
             i += 1
         for q in range(npl[h]):
-            lo = pa[h, q]
-            for r in range(nrh):
-                if (S >> r) & 1 and (pvb[h, q] >> r) & 1 and ra[h, r] > lo:
-                    lo = ra[h, r]
-            glo[i] = lo
+            glo[i] = _raised_low(pa[h, q], pvb[h, q], S, nrh, ra, h)
             ghi[i] = pb[h, q]
             gm[i] = 1
             i += 1
