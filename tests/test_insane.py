@@ -181,10 +181,6 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
     """The likelihood computed through the public API only: replay the hand
     from its deal on a fresh Match; at each decision of a seat other than
     ``me`` with more than one legal move, softmax of HardBot.explain's values."""
-    import math
-
-    from dominoai.bots.hard import HardBot
-
     m = Match(preset, seed=seed)
     h = m.new_hand(leader=0) if m.rules.first_lead == "lot" else m.new_hand()
     rng = np.random.default_rng(seed)
@@ -193,12 +189,28 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
         h.play(moves[int(rng.integers(len(moves)))])
     deal = [list(h.dealt(s)) for s in range(m.rules.players)]
     played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
-    m2 = Match(preset, seed=seed)
-    h2 = m2.new_hand(deal=deal, boneyard=list(h.boneyard), leader=int(m.state_copy()[L.S_LEADER]))
+    want = _facade_weight(preset, deal, list(h.boneyard), int(m.state_copy()[L.S_LEADER]),
+                          played, me, tau)
+    return m, want
+
+
+def _facade_weight(preset, deal, boneyard, leader, played, me, tau):
+    """The play model's likelihood of the plays ``played`` (``(seat, Tile,
+    end)``) from the deal ``deal`` (tiles per seat), by the public API only:
+    a fresh Match replays them; at each decision of a seat other than ``me``
+    with more than one legal move, the softmax of HardBot.explain's values.
+    0.0 if the plays do not replay (a seat out of turn)."""
+    import math
+
+    from dominoai.bots.hard import HardBot
+
+    m2 = Match(preset, seed=0)
+    h2 = m2.new_hand(deal=deal, boneyard=boneyard, leader=leader)
     hard = HardBot()
     logp = 0.0
     for k, (s, tile, end) in enumerate(played):
-        assert h2.seat == s
+        if h2.seat != s:
+            return 0.0
         obs = h2.observe()
         if s != me and len(obs.legal_moves()) > 1:
             rows = hard.explain(obs)
@@ -210,7 +222,7 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
                 code = next(c for c in vals if c >> 2 == tile.id)
             logp += (vals[code] - vmax) / tau - math.log(z)
         h2.play(Move(tile, 0 if k == 0 else end), orientation=end if k == 0 else 0)
-    return m, math.exp(logp)
+    return math.exp(logp)
 
 
 def _hand_events(match):
@@ -254,6 +266,84 @@ def test_play_likelihood_zero_for_a_world_that_cannot_replay():
     evs[1, 1] = 0   # the second play claimed by the leader again: seat 0 cannot move twice
     assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS,
                            _likelihood_scratch()) == 0.0
+
+
+@pytest.mark.parametrize("preset,seed,n_moves", [("block", 11, 8), ("kozel", 12, 13),
+                                                 ("openspiel_team", 13, 9)])
+def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset, seed, n_moves):
+    """The search tables the hand in its first world and weighs every other
+    world with those tables: each weight equals the public-API replay of that
+    world's own deal (its hands now plus the tiles each seat has played)."""
+    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.worlds import Belief
+    from dominoai.tiles import Tile
+
+    tau = 2.0
+    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
+    h = m.current
+    me = h.seat
+    obs = h.observe()
+    worlds, _ = Belief(obs).sample(8, seed=seed)
+    evs = _hand_events(m)
+    rv = m.rules.vector()
+    ws = _likelihood_scratch()
+    meta, states, tobs = new_play_tables(len(evs))
+    nd = play_tables_into(worlds[0], evs, len(evs), rv, me, meta, states, tobs, ws.tmp, ws.ev)
+    assert nd > 0
+    played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
+    got = []
+    for w in worlds:
+        deal = []
+        for s in range(m.rules.players):
+            mask = int(w[L.S_HAND + s])
+            deal.append([Tile(t) for t in range(28) if mask >> t & 1]
+                        + [tile for (q, tile, _) in played if q == s])
+        bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
+        want = _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau)
+        v = tabled_likelihood(w, nd, meta, states, tobs, rv, tau, HARD_WEIGHTS, ws.buf, ws.feats,
+                              ws.hvals, ws.wi, ws.wf)
+        assert v == pytest.approx(want, rel=1e-9)
+        got.append(v)
+    assert len(set(got)) > 1    # the worlds differ, and so do their weights
+
+
+def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
+    """A world in which a seat that passed held a tile fitting the ends then
+    does not replay (the engine would have played it): weight 0."""
+    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc.likelihood import T_KIND, T_SEAT
+    from dominoai.engine import kernels as K
+
+    for seed in range(200):
+        m = Match("block", seed=seed)
+        h = m.new_hand(leader=0)
+        while not h.over and not any(e.kind == "pass" for e in h.events):
+            h.play(h.legal_moves()[0])
+        if h.over:
+            continue
+        st = m.state_copy()
+        evs = _hand_events(m)
+        rv = m.rules.vector()
+        ws = _likelihood_scratch()
+        meta, states, tobs = new_play_tables(len(evs))
+        nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp, ws.ev)
+        args = (rv, 1.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+        assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
+        r = next(r for r in range(nd) if meta[r, T_KIND] == 1)    # the first pass
+        passer = int(meta[r, T_SEAT])
+        fits = int(K.open_mask(states[r]))
+        # a tile another seat holds now and that fitted the ends at the pass
+        found = [(q, t) for q in range(m.rules.players) if q != passer
+                 for t in range(28) if (int(st[L.S_HAND + q]) & fits) >> t & 1]
+        if not found:
+            continue
+        q, t = found[0]
+        bad = st.copy()
+        bad[L.S_HAND + q] &= ~(1 << t)
+        bad[L.S_HAND + passer] |= 1 << t
+        assert tabled_likelihood(bad, nd, meta, states, tobs, *args) == 0.0
+        return
+    pytest.fail("no Block hand with a pass and a fitting tile in 200 seeds")
 
 
 def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():

@@ -24,7 +24,7 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ..worlds import draw_world, drawn_world_weight
-from .likelihood import likelihood_into
+from .likelihood import new_play_tables, play_tables_into, tabled_likelihood
 from .rollouts import rollout
 from .settings import new_scratch
 from .solver import solve_into
@@ -41,19 +41,22 @@ BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules wi
 
 
 @njit(cache=True, inline="always")
-def world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux, feats, hvals, wi, wf):
+def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf):
     """The weight of the world ``wst`` under the belief model ``belief``
-    (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``)
-    and the hand's events ``evs`` (``int64`` ``(n, 4)``): ``w`` for
-    ``consistent``; ``w`` times the play model's likelihood
-    (:func:`~dominoai.bots.pimc.likelihood.play_likelihood`) at temperature
-    ``tau`` with the ``hard`` weights ``hw`` for ``play_model``. The other
-    arguments are members of the search's ``Scratch``, passed one by one:
-    this runs once per world, and numba counts a reference per member of a
-    tuple on each call."""
+    (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``):
+    ``w`` for ``consistent``; for ``play_model``, ``w`` times the play
+    model's likelihood at temperature ``tau`` with the ``hard`` weights
+    ``hw`` (:func:`~dominoai.bots.pimc.likelihood.tabled_likelihood` on
+    the hand's ``nd`` tabled events ``meta, states, obs``; 0 when the
+    hand could not be tabled, ``nd < 0``). The other arguments are members
+    of the search's ``Scratch``, passed one by one: this runs once per
+    world, and numba counts a reference per member of a tuple on each
+    call."""
     if belief == BELIEF_PLAY_MODEL:
-        return w * likelihood_into(wst, evs, evs.shape[0], rv, seat, tau, hw, tmp, ev, buf, aux,
-                                   feats, hvals, wi, wf)
+        if nd < 0:
+            return 0.0
+        return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
+                                     wi, wf)
     return w
 
 
@@ -135,6 +138,10 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     seat = base[L.S_CUR]
     for s in range(4):
         p0[s] = base[L.S_POINTS + s]
+    # the play model's tables of the hand, made from the first world drawn
+    # (the public parts are the same in every world; likelihood.py)
+    pmeta, pstates, pobs = new_play_tables(evs.shape[0] if belief == BELIEF_PLAY_MODEL else 1)
+    nd = -1
     max_props = cfg.max_tries * n_worlds
     got = 0
     props = 0
@@ -144,9 +151,12 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
         if w > 0.0 and belief != BELIEF_CONSISTENT:
+            if belief == BELIEF_PLAY_MODEL and nd < 0:
+                nd = play_tables_into(wst, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs,
+                                      tmp, ev)
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
-            w = world_weight(w, wst, evs, rv, seat, belief, tau, hw, tmp, ev, buf, aux,
+            w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
                              feats, hvals, wi, wf)
         if w <= 0.0:
             continue
