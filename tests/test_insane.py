@@ -271,9 +271,10 @@ def test_play_likelihood_zero_for_a_world_that_cannot_replay():
 @pytest.mark.parametrize("preset,seed,n_moves", [("block", 11, 8), ("kozel", 12, 13),
                                                  ("openspiel_team", 13, 9)])
 def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset, seed, n_moves):
-    """The search tables the hand in its first world and weighs every other
-    world with those tables: each weight equals the public-API replay of that
-    world's own deal (its hands now plus the tiles each seat has played)."""
+    """The search tables the hand from the observer's public view and weighs
+    every world with those tables: each weight equals the public-API replay
+    of that world's own deal (its hands now plus the tiles each seat has
+    played)."""
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
     from dominoai.bots.worlds import Belief
     from dominoai.tiles import Tile
@@ -288,7 +289,7 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     rv = m.rules.vector()
     ws = _likelihood_scratch()
     meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(worlds[0], evs, len(evs), rv, me, meta, states, tobs, ws.tmp, ws.ev)
+    nd = play_tables_into(Belief(obs).base, evs, len(evs), rv, me, meta, states, tobs, ws.tmp)
     assert nd > 0
     played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
     got = []
@@ -326,7 +327,7 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         rv = m.rules.vector()
         ws = _likelihood_scratch()
         meta, states, tobs = new_play_tables(len(evs))
-        nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp, ws.ev)
+        nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp)
         args = (rv, 1.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
         assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
         r = next(r for r in range(nd) if meta[r, T_KIND] == 1)    # the first pass
@@ -344,6 +345,120 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         assert tabled_likelihood(bad, nd, meta, states, tobs, *args) == 0.0
         return
     pytest.fail("no Block hand with a pass and a fitting tile in 200 seeds")
+
+
+@pytest.mark.parametrize("preset,seed", [("draw", 21), ("all_fives", 22), ("fives", 23),
+                                         ("block", 24), ("kozel", 25), ("all_fives", 26)])
+def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
+    """Every tabled row, its hand filled in from the true deal, is the
+    observation the seat really had at that event (the engine's, through the
+    public API); where tiles are drawn only the plays and passes after the
+    seat's last draw are tabled, and the plays of a tile just drawn are not."""
+    from dominoai.bots.hard import HardBot
+    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc.likelihood import T_EVENT, T_KIND, T_SEAT
+    from dominoai.engine.observe import O_HAND, O_UNSEEN
+
+    def start():
+        m = Match(preset, seed=seed)
+        return m, (m.new_hand(leader=0) if m.rules.first_lead == "lot" else m.new_hand())
+
+    # play a whole hand (hard and random moves), noting each seat's observation at its plays
+    m, h = start()
+    hard = HardBot()
+    seen = {}    # event index -> (seat, observation array) at each play
+    moves = []
+    rng = np.random.default_rng(seed)
+    while not h.over:
+        obs = h.observe()
+        legal = obs.legal_moves()
+        n_before = len(h.events)
+        move = legal[int(rng.integers(len(legal)))] if rng.random() < 0.5 else hard.act(obs)
+        moves.append(move)
+        h.play(move)
+        # the play is the first "play" event logged from here on (draws come first)
+        for i in range(n_before, len(h.events)):
+            if h.events[i].kind == "play":
+                seen[i] = (h.events[i].seat, obs.array.copy())
+                break
+    # the same deal and moves, stopped two moves before the end
+    m, h = start()
+    for move in moves[:-2]:
+        h.play(move)
+    st = m.state_copy()
+    me = int(st[L.S_CUR])
+    evs = _hand_events(m)
+    kinds = [e.kind for e in h.events]
+    rv = m.rules.vector()
+    ws = _likelihood_scratch()
+    meta, states, tobs = new_play_tables(len(evs))
+    nd = play_tables_into(h.observe().engine_state(), evs, len(evs), rv, me, meta, states, tobs,
+                          ws.tmp)
+    want_rows = []
+    for i, e in enumerate(h.events):
+        if e.seat == me or e.kind not in ("play", "pass"):
+            continue
+        if any(k == "draw" and h.events[j].seat == e.seat for j, k in enumerate(kinds) if j > i):
+            continue
+        if i > 0 and kinds[i - 1] == "draw" and h.events[i - 1].seat == e.seat:
+            continue
+        want_rows.append(i)
+    assert [int(meta[r, T_EVENT]) for r in range(nd)] == want_rows
+    assert nd > 0
+    if m.rules.drawing:
+        assert any(k == "draw" for k in kinds)
+    checked = 0
+    for r in range(nd):
+        i = int(meta[r, T_EVENT])
+        if meta[r, T_KIND] != 0:
+            continue
+        seat, want = seen[i]
+        assert int(meta[r, T_SEAT]) == seat
+        got = tobs[r].copy()
+        got[O_HAND] = want[O_HAND]
+        got[O_UNSEEN] = want[O_UNSEEN]
+        assert np.array_equal(got, want), (preset, i)
+        checked += 1
+    assert checked > 0
+    # and the true world replays: a positive weight
+    args = (rv, 2.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
+
+
+def _after_a_draw(preset):
+    """A position of seat 0 with two or more moves, in which seat 1 has
+    drawn and then played from its hand (hard plays both seats)."""
+    hard = make_bot("hard")
+    for seed in range(100):
+        h = Match(preset, seed=seed).new_hand(leader=0)
+        while not h.over:
+            ev = h.events
+            drew = [i for i, e in enumerate(ev) if e.kind == "draw" and e.seat == 1]
+            if (h.seat == 0 and drew and len(h.legal_moves()) > 1
+                    and any(e.kind == "play" and e.seat == 1 for e in ev[drew[-1] + 2:])):
+                return h
+            h.play(hard.act(h.observe()))
+    raise AssertionError("no such position in 100 deals")   # pragma: no cover
+
+
+def test_draw_weight_weights_drawing_worlds_only_when_asked():
+    h = _after_a_draw("all_fives")
+
+    def values(**kw):
+        return InsaneBot(seed=2, worlds=60, **kw).analyze(h.observe()).values
+
+    assert InsaneBot().draw_weight is False
+    assert np.array_equal(values(), values(draw_weight=False))
+    assert not np.allclose(values(), values(draw_weight=True))
+    assert np.array_equal(values(draw_weight=True, policy_weight=0.0), values())
+    # no draws in Block: the same as without it
+    b = Match("block", seed=6).new_hand(leader=0)
+    for _ in range(5):
+        b.play(b.legal_moves()[0])
+    while len(b.legal_moves()) < 2:
+        b.play(b.legal_moves()[0])
+    assert np.array_equal(InsaneBot(seed=2, worlds=60, draw_weight=True).analyze(b.observe()).values,
+                          InsaneBot(seed=2, worlds=60).analyze(b.observe()).values)
 
 
 def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():

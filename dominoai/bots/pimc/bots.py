@@ -156,7 +156,9 @@ class InsaneBot(_SearchBot):
     false: worlds respect only the hand sizes and the seen tiles),
     ``policy_weight`` (4.0: weight each world by the likelihood of the other
     seats' plays under a softmax of ``hard``'s values at that temperature,
-    where no tile is drawn; 0 = off, else at least 0.1), ``exact``
+    where no tile is drawn; 0 = off, else at least 0.1), ``draw_weight``
+    (false; true: the same weighting where tiles are drawn, from the plays
+    each seat made since its last draw; not in Dominoball), ``exact``
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
@@ -174,8 +176,12 @@ class InsaneBot(_SearchBot):
                                       "seats' plays were under a softmax of hard's move values "
                                       "at this temperature (value units; smaller trusts the "
                                       "model more); 0 = off, else at least 0.1; ignored where "
-                                      "tiles are drawn",
+                                      "tiles are drawn unless draw_weight",
                                       min=0.0, low=0.25, high=16.0, log=True),
+                  draw_weight=Param(bool, False, "where tiles are drawn, weight worlds by the "
+                                    "plays too (policy_weight's model): the plays and passes "
+                                    "each seat made since its last draw, whose hand then the "
+                                    "world tells; never in Dominoball (replacements)"),
                   **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
@@ -226,8 +232,10 @@ class InsaneBot(_SearchBot):
     def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
         p, base, rv = belief.parts, belief.base, belief.rv
         tau = self.policy_weight
-        if tau > 0 and (rv[L.R_DRAWING] or rv[L.R_MAX_REPL]):
-            tau = 0.0   # a past hand is not known from the hand now where tiles are drawn
+        if tau > 0 and (rv[L.R_MAX_REPL] or (rv[L.R_DRAWING] and not self.draw_weight)):
+            # where tiles are drawn the play model reads only the plays since each
+            # seat's last draw (likelihood.py), and only with draw_weight
+            tau = 0.0
         cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau)
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 

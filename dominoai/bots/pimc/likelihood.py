@@ -2,9 +2,20 @@
 
 Each other seat is modelled as choosing by a softmax of the ``hard`` bot's
 move values at a temperature ``tau``: ``P(move) = exp(v(move) / tau) /
-sum exp(v / tau)`` over its decisions with more than one legal move. Only for
-rules without drawing: a seat's past hands are then its hand now plus the
-tiles it has played since (docs/insane.md, "Weighting worlds by the plays").
+sum exp(v / tau)`` over its decisions with more than one legal move
+(docs/insane.md, "Weighting worlds by the plays").
+
+The hand is tabled once per search from the public history alone
+(:func:`play_tables_into`): at every play and every pass of another seat,
+the public state and that seat's observation then, but for its hand. In a
+world, a seat's hand at such a moment is its hand now plus the tiles it has
+played since, provided it has drawn nothing since. So rules without drawing
+table every play and pass; where tiles are drawn, only those a seat made
+after its last draw (and not the play of a tile just drawn), the others
+count as uninformative. Each world then only fills in the deciding seat's
+hand (:func:`tabled_likelihood`): no replay or observation per world.
+:func:`play_likelihood` does both for one world. Rules with replacements
+(Dominoball) are not supported: the caller checks.
 """
 
 from __future__ import annotations
@@ -14,34 +25,11 @@ from numba import njit
 
 from ...engine import kernels as K
 from ...engine import layout as L
-from ...engine.observe import O_HAND, O_SIZE, O_UNSEEN, observe_into
+from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ..hard import hard_eval_into
 
-__all__ = ["rewind_hand", "play_likelihood", "new_play_tables",
+__all__ = ["play_likelihood", "new_play_tables",
            "play_tables_into", "tabled_likelihood"]
-
-
-@njit(cache=True)
-def rewind_hand(wst, evs, nev, rst):
-    """Into ``rst`` (``int64``, ``(S_SIZE,)``): the world ``wst`` as it was when
-    its hand was dealt, for rules without drawing (each seat's hand now plus
-    the tiles it has played in the events ``evs[:nev]``, ``int64`` ``(n, 4)``;
-    the line, the hand's points and voids reset; the leader to move). The
-    match fields are kept: they do not change during a hand. Returns the
-    first tile played in the hand (-1 if none), so that the caller can force
-    the lead where the rules force it."""
-    for q in range(L.S_SIZE):
-        rst[q] = wst[q]
-    first_tile = -1
-    for i in range(nev):
-        if evs[i, 0] == L.EV_PLAY:
-            rst[L.S_HAND + evs[i, 1]] |= np.int64(1) << evs[i, 2]
-            if first_tile < 0:
-                first_tile = evs[i, 2]
-    K.clear_line(rst)
-    rst[L.S_LOG] = 0
-    rst[L.S_CUR] = rst[L.S_LEADER]
-    return first_tile
 
 
 @njit(cache=True)
@@ -51,15 +39,16 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
     chose by a softmax of ``hard``'s move values (weights ``hw``, ``float64``
     ``(N_WEIGHTS,)``) at temperature ``tau`` (value units, > 0; smaller =
     closer to always playing hard's best move): the product over their
-    decisions with more than one legal move; the plays of seat ``me`` (-1:
-    none) are not counted. Rules without drawing only (the caller checks).
-    0.0 if the events do not replay in the world. ``ws``: the work arrays
-    (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``ev``, ``buf``
-    and hard's scratch are overwritten). The hand is tabled in ``wst``
-    itself (:func:`play_tables_into`), then weighed
-    (:func:`tabled_likelihood`); the search tables it once for all worlds."""
+    decisions with more than one legal move that :func:`play_tables_into`
+    tables (where tiles are drawn: those since the seat's last draw); the
+    plays of seat ``me`` (-1: none) are not counted. Rules without
+    replacements only (the caller checks). 0.0 if the world contradicts
+    the plays (:func:`tabled_likelihood`). ``ws``: the work arrays
+    (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``buf`` and
+    hard's scratch are overwritten). The search tables the hand once for all
+    its worlds instead."""
     meta, states, obs = new_play_tables(nev)
-    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp, ws.ev)
+    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
     if nd < 0:
         return 0.0
     return tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, ws.buf, ws.feats,
@@ -67,7 +56,7 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
-T_KIND, T_SEAT, T_TILE, T_END, T_LEAD, T_LATER = range(6)
+T_KIND, T_SEAT, T_TILE, T_END, T_LEAD, T_LATER, T_EVENT = range(7)
 _T_PLAY, _T_PASS = 0, 1
 _FULL = np.int64((1 << 28) - 1)
 
@@ -75,55 +64,104 @@ _FULL = np.int64((1 << 28) - 1)
 @njit(cache=True)
 def new_play_tables(n_events):
     """Empty play tables for a hand of ``n_events`` events: ``meta``
-    (``int64``, ``(n, 6)``: kind, seat, tile, end, lead, the tiles the seat
-    plays from that event on), ``states`` (``int64``, ``(n, S_SIZE)``) and
-    ``obs`` (``int64``, ``(n, O_SIZE)``)."""
+    (``int64``, ``(n, 7)``: kind (0 play, 1 pass), seat, tile, end, lead,
+    the tiles the seat plays from that event on, the event's index),
+    ``states`` (``int64``, ``(n, S_SIZE)``) and ``obs`` (``int64``, ``(n,
+    O_SIZE)``)."""
     n = max(n_events, 1)
-    return (np.zeros((n, 6), np.int64), np.zeros((n, L.S_SIZE), np.int64),
+    return (np.zeros((n, 7), np.int64), np.zeros((n, L.S_SIZE), np.int64),
             np.zeros((n, O_SIZE), np.int64))
 
 
 @njit(cache=True)
-def play_tables_into(wst, evs, nev, rv, me, meta, states, obs, rst, ev):
-    """Table the hand's events ``evs[:nev]`` (``int64`` ``(n, 4)``) for
-    :func:`tabled_likelihood`, by replaying them once in the world ``wst``
-    (any world that replays; rules without drawing): a row for every play
-    and every pass of a seat other than ``me``, with the state and that
-    seat's observation at that moment (the public parts are the same in
-    every world that replays; the seat's hand is filled in per world).
-    ``rst`` (a state) and ``ev`` (an event log) are scratch. Returns the
-    number of rows, or -1 when the events do not replay in ``wst``."""
-    first_tile = rewind_hand(wst, evs, nev, rst)
-    if rst[L.S_HAND_NO] == 1 and first_tile >= 0 and (
+def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
+    """Table the hand's events ``evs[:nev]`` (``int64`` ``(n, 4)``, the public
+    log) for :func:`tabled_likelihood`, from public information only: a row
+    for every play and every pass of a seat other than ``me`` whose hand
+    then is its hand now plus the tiles it has played since (no draw of that
+    seat after it, and not the play of the tile it has just drawn), with the
+    state and the seat's observation at that moment, its hand left to each
+    world. ``base``: any state of this hand now (the observer's
+    ``Belief.base`` or a world; only its match fields and boneyard count are
+    read). The line is replayed with :func:`~dominoai.engine.kernels.lay`
+    and :func:`~dominoai.engine.kernels.score_ends`; hand sizes, the
+    boneyard count and the voids (the engine's ``S_VOID`` rule at draws and
+    passes) are counted from the events. ``pub`` (a state) is scratch.
+    Returns the number of rows, or -1 when the log does not replay (a seat
+    out of turn)."""
+    npl = rv[L.R_PLAYERS]
+    for q in range(L.S_SIZE):
+        pub[q] = base[q]
+    for i in range(4):
+        pub[L.S_HAND + i] = 0
+    K.clear_line(pub)
+    pub[L.S_LOG] = 0
+    pub[L.S_CUR] = pub[L.S_LEADER]
+    sizes = np.zeros(4, np.int64)
+    last_draw = np.full(4, -1, np.int64)
+    bone = K.bone_left(base)
+    first_tile = -1
+    for i in range(nev):
+        if evs[i, 0] == L.EV_DRAW:
+            last_draw[evs[i, 1]] = i
+            bone += evs[i, 2]
+        elif evs[i, 0] == L.EV_PLAY and first_tile < 0:
+            first_tile = evs[i, 2]
+    for s in range(npl):
+        sizes[s] = rv[L.R_HAND_SIZE]
+    if pub[L.S_HAND_NO] == 1 and first_tile >= 0 and (
             rv[L.R_FIRST_LEAD] == L.LEAD_TILE or rv[L.R_FIRST_LEAD] == L.LEAD_HIGHEST_DOUBLE):
-        rst[L.S_MUST] = first_tile
+        pub[L.S_MUST] = first_tile
     nd = 0
     for i in range(nev):
         kind = evs[i, 0]
         s = evs[i, 1]
+        if kind == L.EV_PLAY or kind == L.EV_PASS or kind == L.EV_DRAW:
+            if s != pub[L.S_CUR]:
+                return -1       # out of turn: the log does not replay
+            if kind != L.EV_DRAW:
+                pub[L.S_CUR] = (s + 1) % npl
+        if kind == L.EV_DRAW:
+            sizes[s] += evs[i, 2]
+            bone -= evs[i, 2]
+            fit = i + 1 < nev and evs[i + 1, 0] == L.EV_PLAY and evs[i + 1, 1] == s
+            if evs[i, 2] > 1 or not fit:
+                pub[L.S_VOID + s] = evs[i, 3]   # as the engine: kept tiles may hold older pips
+            else:
+                pub[L.S_VOID + s] |= evs[i, 3]
+            continue
         if kind != L.EV_PLAY and kind != L.EV_PASS:
             continue
-        if kind == L.EV_PLAY and rst[L.S_CUR] != s:
-            return -1
-        if s != me:
+        after_draw = i > 0 and evs[i - 1, 0] == L.EV_DRAW and evs[i - 1, 1] == s
+        if s != me and i > last_draw[s] and not after_draw:
             later = np.int64(0)
             for j in range(i, nev):
                 if evs[j, 0] == L.EV_PLAY and evs[j, 1] == s:
                     later |= np.int64(1) << evs[j, 2]
             row = states[nd]
             for q in range(L.S_SIZE):
-                row[q] = rst[q]
-            row[L.S_CUR] = s
-            observe_into(row, rv, s, obs[nd])
+                row[q] = pub[q]
+            row[L.S_CUR] = s    # pub's turn has moved on
+            a = obs[nd]
+            observe_into(row, rv, s, a)
+            for q in range(npl):
+                a[O_SIZES + q] = sizes[q]
+            a[O_BONE] = bone
             meta[nd, T_KIND] = _T_PLAY if kind == L.EV_PLAY else _T_PASS
             meta[nd, T_SEAT] = s
             meta[nd, T_TILE] = evs[i, 2]
             meta[nd, T_END] = evs[i, 3]
-            meta[nd, T_LEAD] = 1 if rst[L.S_NPLAYED] == 0 else 0
+            meta[nd, T_LEAD] = 1 if pub[L.S_NPLAYED] == 0 else 0
             meta[nd, T_LATER] = later
+            meta[nd, T_EVENT] = i
             nd += 1
         if kind == L.EV_PLAY:
-            K.apply_move(rst, rv, ev, evs[i, 2] * 4 + evs[i, 3])
+            K.lay(pub, rv, evs[i, 2], evs[i, 3])
+            K.score_ends(pub, rv, s)
+            pub[L.S_MUST] = -1
+            sizes[s] -= 1
+        else:
+            pub[L.S_VOID + s] |= evs[i, 3]
     return nd
 
 
@@ -131,9 +169,8 @@ def play_tables_into(wst, evs, nev, rv, me, meta, states, obs, rst, ev):
 def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
-    for the same events and seat ``me``): the same value on every world the
-    events replay in. 0.0 when a seat's hand then could not have made its
-    play, or could have played where it passed. ``buf`` a move buffer and
+    for the same events and seat ``me``). 0.0 when a seat's hand then could
+    not have made its play, or could have played where it passed. ``buf`` a move buffer and
     hard's scratch ``feats, vals, wi, wf`` are overwritten, and so are the
     tabled hands (each world writes its own)."""
     kinds = K.track_kinds(rv)

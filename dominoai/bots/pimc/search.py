@@ -37,7 +37,7 @@ __all__ = ["BELIEFS", "BELIEF_CONSISTENT", "BELIEF_PLAY_MODEL", "world_weight", 
 #: consistent-world sampler is weighted (see :func:`world_weight`)
 BELIEFS = ("consistent", "play_model")
 BELIEF_CONSISTENT = 0   #: every world consistent with the history, weight = its count
-BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules without drawing)
+BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules without replacements)
 
 
 @njit(cache=True, inline="always")
@@ -47,14 +47,14 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
     ``w`` for ``consistent``; for ``play_model``, ``w`` times the play
     model's likelihood at temperature ``tau`` with the ``hard`` weights
     ``hw`` (:func:`~dominoai.bots.pimc.likelihood.tabled_likelihood` on
-    the hand's ``nd`` tabled events ``meta, states, obs``; 0 when the
-    hand could not be tabled, ``nd < 0``). The other arguments are members
-    of the search's ``Scratch``, passed one by one: this runs once per
-    world, and numba counts a reference per member of a tuple on each
-    call."""
+    the hand's ``nd`` tabled events ``meta, states, obs``; 0 for every
+    world when the log could not be tabled, ``nd < 0``). The other
+    arguments are members of the search's ``Scratch``, passed one by one:
+    this runs once per world, and numba counts a reference per member of a
+    tuple on each call."""
     if belief == BELIEF_PLAY_MODEL:
         if nd < 0:
-            return 0.0
+            return 0.0    # the log did not replay (never for a real hand's log)
         return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
                                      wi, wf)
     return w
@@ -119,8 +119,8 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     - ``stats``: ``float64`` ``[worlds, proposals, total weight x rollouts]``
       (added to).
     - ``evs``: the hand's events (``int64`` ``(m, 4)``, ``Observation.event_array``),
-      read by the ``play_model`` belief (rules without drawing only; the
-      caller checks).
+      read by the ``play_model`` belief (rules without replacements only;
+      the caller checks).
     - ``cfg``: :class:`~dominoai.bots.pimc.settings.SearchSettings`.
     """
     # the parts' and the scratch's arrays are bound once here: handing a
@@ -138,10 +138,11 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     seat = base[L.S_CUR]
     for s in range(4):
         p0[s] = base[L.S_POINTS + s]
-    # the play model's tables of the hand, made from the first world drawn
-    # (the public parts are the same in every world; likelihood.py)
+    # the play model's tables of the hand, from the public history (likelihood.py)
     pmeta, pstates, pobs = new_play_tables(evs.shape[0] if belief == BELIEF_PLAY_MODEL else 1)
-    nd = -1
+    nd = 0
+    if belief == BELIEF_PLAY_MODEL:
+        nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp)
     max_props = cfg.max_tries * n_worlds
     got = 0
     props = 0
@@ -151,9 +152,6 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
         if w > 0.0 and belief != BELIEF_CONSISTENT:
-            if belief == BELIEF_PLAY_MODEL and nd < 0:
-                nd = play_tables_into(wst, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs,
-                                      tmp, ev)
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
