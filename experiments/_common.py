@@ -49,6 +49,41 @@ def pairing_from(res, a: str) -> dict:
             "win_rate": float(pr["win_rate"] if sign == 1 else 1 - pr["win_rate"])}
 
 
+def row_args(doc: str, deals: int, out: str, argv=None, seed: int | None = None):
+    """The command line of a script that plays one tournament per row of a
+    table: ``--deals``, ``--only`` (presets), ``--jobs``, ``--out`` (made if
+    missing) and, with a default ``seed``, ``--seed``. Returns ``(args,
+    only, out)``: the parsed arguments, the set of presets asked for (empty:
+    all) and the output folder as a Path."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=deals)
+    ap.add_argument("--only", default="", help="presets to run (comma-separated; default all rows)")
+    ap.add_argument("--jobs", type=int, default=1)
+    if seed is not None:
+        ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--out", default=out)
+    args = ap.parse_args(argv)
+    only = {p.strip() for p in args.only.split(",") if p.strip()}
+    path = Path(args.out)
+    path.mkdir(parents=True, exist_ok=True)
+    return args, only, path
+
+
+def head_to_head(path: Path, variant: str, a: str, b: str, deals: int, seed: int,
+                 jobs: int) -> dict:
+    """Bot ``a`` against bot ``b`` (:func:`run_or_load` of ``path``): ``deals``,
+    ``gain`` (a minus b, points per hand) with its paired 95% interval ``lo``,
+    ``hi``, and the median CPU ms per decision ``a_ms`` and ``b_ms`` (the
+    results file's other bot, whatever its name there)."""
+    res = run_or_load(path, variant, [a, b], deals, seed, jobs)
+    pr = pairing_from(res, a)
+    ms = median_ms(res.hands)
+    return {"deals": pr["deals"], "gain": pr["points_diff"], "lo": pr["diff_lo"],
+            "hi": pr["diff_hi"], "a_ms": ms[a], "b_ms": next(v for k, v in ms.items() if k != a)}
+
+
 def interval(m: float, lo: float, hi: float) -> str:
     """``+1.23 [+0.45, +2.01]``."""
     return f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}]"

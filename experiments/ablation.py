@@ -19,9 +19,7 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
 
 import pandas as pd
 
@@ -32,37 +30,24 @@ ABLATIONS = (
     ("draw", "two rollouts per move (rollouts=2)", "insane:rollouts=1"),
     ("draw", "378 worlds instead of 200", "insane:worlds=200"),
     ("all_fives", "hard rollouts (rollout_policy=hard)", "insane:rollout_policy=random"),
-    ("all_fives", "40 worlds instead of 200", "insane:worlds=200"),
+    ("all_fives", "100 worlds instead of 40", "insane:worlds=40"),
+    ("kozel", "400 worlds instead of 200", "insane:worlds=200"),
     ("block", "play-model weighting (policy_weight=4)", "insane:policy_weight=0"),
     ("block", "inference (what a seat cannot hold)", "insane:inference=false"),
 )
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--only", default="", help="presets to run (comma-separated; default all rows)")
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=15)
-    ap.add_argument("--out", default="results/ablation")
-    args = ap.parse_args(argv)
+    from _common import head_to_head, interval, row_args, write_report
 
-    from _common import interval, median_ms, pairing_from, run_or_load, write_report
-
-    only = {p.strip() for p in args.only.split(",") if p.strip()}
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    args, only, out = row_args(__doc__, 2000, "results/ablation", argv, seed=15)
     rows = []
     for preset, what, off in ABLATIONS:
         if only and preset not in only:
             continue
-        on = "insane"
-        path = out / f"{preset}-{off.split(':', 1)[1].replace('=', '-')}.parquet"
-        res = run_or_load(path, preset, [on, off], args.deals, args.seed, args.jobs)
-        pr = pairing_from(res, on)
-        rows.append({"preset": preset, "technique": what, "off": off, "deals": pr["deals"],
-                     "gain": pr["points_diff"], "lo": pr["diff_lo"], "hi": pr["diff_hi"],
-                     "on_ms": median_ms(res.hands, on), "off_ms": median_ms(res.hands, off)})
+        r = head_to_head(out / f"{preset}-{off.split(':', 1)[1].replace('=', '-')}.parquet",
+                         preset, "insane", off, args.deals, args.seed, args.jobs)
+        rows.append({"preset": preset, "technique": what, "off": off, **r})
         print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
     report = write_report(
         out, rows, "Ablations: insane's defaults with one technique switched off",
@@ -71,7 +56,7 @@ def main(argv=None) -> int:
         "interval over deals; median CPU ms per decision.",
         ["preset", "technique", "off", "gain (points/hand)", "ms on / off"],
         lambda r: [r["preset"], r["technique"], f"`{r['off']}`", interval(r["gain"], r["lo"], r["hi"]),
-                   f"{r['on_ms']:.2f} / {r['off_ms']:.2f}"])
+                   f"{r['a_ms']:.2f} / {r['b_ms']:.2f}"])
     print(f"report: {report}")
     return 0
 

@@ -325,10 +325,15 @@ class OmniscientBot(_SearchBot):
 #: [0.07, 1.52] points per hand; All Fives: +1.82 [0.82, 2.83] (2,000 deals
 #: each). The studies' ``policy_weight`` is left out: it has no effect where
 #: tiles are drawn. Block and Kozel keep the declared defaults (their best
-#: trials were not better).
+#: trials were not better). Issue 14 then filled the 2 ms by CPU time (the
+#: studies had limited wall time under load): All Fives 100 worlds instead of
+#: 40, +2.20 [1.05, 3.34] (1.89 ms), and Kozel 400 instead of 200, +1.61
+#: [0.61, 2.62] (1.49 ms), each against the previous defaults on 1,000 deals
+#: (``experiments/candidates.py``; docs/insane.md, "Candidates").
 TUNED_DEFAULTS: dict[str, dict] = {
     "draw": {"worlds": 378, "rollouts": 2, "rollout_policy": "random", "exact": 12},
-    "all_fives": {"worlds": 40, "rollout_policy": "hard"},
+    "all_fives": {"worlds": 100, "rollout_policy": "hard"},
+    "kozel": {"worlds": 400},
 }
 InsaneBot.PRESET_DEFAULTS = TUNED_DEFAULTS
 # omniscient runs the same search on the true world: the same settings

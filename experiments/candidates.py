@@ -1,0 +1,86 @@
+#!/usr/bin/env python
+"""Candidates for insane's defaults: each against insane as it is (issue 14).
+
+For every row of :data:`CANDIDATES` (preset, what it tries, the candidate
+spec, the baseline, the seed of its deals), one tournament of the candidate
+against the baseline: insane as it was when the row was measured (plain
+``insane``, its defaults in that preset with ``TUNED_DEFAULTS``, or those
+defaults spelled out where they have changed since), on
+``--deals`` duplicate deals, each in every seat rotation
+(:func:`dominoai.run_tournament`). Reported: the candidate's points per hand
+minus insane's with the paired 95% t interval over deals, and the median CPU
+ms per decision of each (the limit of issue 14 is 2 ms, Dominoball 12).
+
+A candidate that wins significantly within the limit may enter the defaults;
+it is then an ablation row (``experiments/ablation.py``) with the old value
+as "off".
+
+Output under ``--out`` (default ``results/candidates/``): a resumable results
+file per row, ``summary.csv`` and ``report.md``.
+
+Usage::
+
+    python experiments/candidates.py --deals 1000
+    python experiments/candidates.py --only block --deals 10 --out /tmp/cand    # a smoke run
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pandas as pd
+
+#: (preset, what the candidate tries, its spec, the baseline, the seed of its
+#: deals). The baseline is insane's defaults when the row was measured: All
+#: Fives had 40 worlds and Kozel 200 before these rows moved them to 100 and
+#: 400 (our results files name that baseline plain "insane").
+CANDIDATES = (
+    ("draw", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
+    ("fives", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
+    ("all_fives", "100 worlds instead of 40", "insane:worlds=100", "insane:worlds=40", 33),
+    ("block", "440 worlds instead of 200", "insane:worlds=440", "insane", 33),
+    ("draw", "600 worlds instead of 378", "insane:worlds=600", "insane", 33),
+    ("kozel", "300 worlds instead of 200", "insane:worlds=300", "insane:worlds=200", 33),
+    ("block", "800 worlds instead of 200", "insane:worlds=800", "insane", 34),
+    ("kozel", "450 worlds instead of 200", "insane:worlds=450", "insane:worlds=200", 34),
+    ("kozel", "400 worlds instead of 200", "insane:worlds=400", "insane:worlds=200", 35),
+    ("all_fives", "the play model where tiles are drawn (at 100 worlds)",
+     "insane:draw_weight=true", "insane", 36),
+)
+
+
+def slug(spec: str) -> str:
+    """A file name part for a spec: ``insane:worlds=100`` -> ``worlds-100``."""
+    return spec.split(":", 1)[1].replace("=", "-").replace(",", "_")
+
+
+def main(argv=None) -> int:
+    from _common import head_to_head, interval, row_args, write_report
+
+    args, only, out = row_args(__doc__, 1000, "results/candidates", argv)
+    rows = []
+    for preset, what, spec, base, seed in CANDIDATES:
+        if only and preset not in only:
+            continue
+        r = head_to_head(out / f"{preset}-{slug(spec)}-seed{seed}.parquet", preset, spec, base,
+                         args.deals, seed, args.jobs)
+        rows.append({"preset": preset, "candidate": what, "spec": spec, "baseline": base,
+                     "seed": seed, **r})
+        print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
+    report = write_report(
+        out, rows, "Candidates for insane's defaults, each against insane as it is",
+        f"{args.deals:,} duplicate deals per row (each in every seat rotation), the seed "
+        "given per row; the gain is the candidate's points per hand minus the baseline's (insane "
+        "at its defaults of the time), with the paired 95% interval over deals; median CPU ms "
+        "per decision.",
+        ["preset", "candidate", "spec", "baseline", "seed", "gain (points/hand)",
+         "ms candidate / baseline"],
+        lambda r: [r["preset"], r["candidate"], f"`{r['spec']}`", f"`{r['baseline']}`",
+                   str(r["seed"]), interval(r["gain"], r["lo"], r["hi"]),
+                   f"{r['a_ms']:.2f} / {r['b_ms']:.2f}"])
+    print(f"report: {report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
