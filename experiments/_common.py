@@ -49,9 +49,10 @@ def pairing_from(res, a: str) -> dict:
             "win_rate": float(pr["win_rate"] if sign == 1 else 1 - pr["win_rate"])}
 
 
-def row_args(doc: str, deals: int, out: str, argv=None, seed: int | None = None):
+def row_args(doc: str, deals: int, out: str, presets, argv=None, seed: int | None = None):
     """The command line of a script that plays one tournament per row of a
-    table: ``--deals``, ``--only`` (presets), ``--jobs``, ``--out`` (made if
+    table: ``--deals``, ``--only`` (some of the rows' ``presets``; another
+    name is refused with exit code 2), ``--jobs``, ``--out`` (made if
     missing) and, with a default ``seed``, ``--seed``. Returns ``(args,
     only, out)``: the parsed arguments, the set of presets asked for (empty:
     all) and the output folder as a Path."""
@@ -66,6 +67,9 @@ def row_args(doc: str, deals: int, out: str, argv=None, seed: int | None = None)
     ap.add_argument("--out", default=out)
     args = ap.parse_args(argv)
     only = {p.strip() for p in args.only.split(",") if p.strip()}
+    if only - set(presets):
+        ap.error(f"--only: no rows for {', '.join(sorted(only - set(presets)))}; "
+                 f"the rows' presets are {', '.join(sorted(set(presets)))}")
     path = Path(args.out)
     path.mkdir(parents=True, exist_ok=True)
     return args, only, path

@@ -40,7 +40,8 @@ ABLATIONS = (
 def main(argv=None) -> int:
     from _common import head_to_head, interval, row_args, write_report
 
-    args, only, out = row_args(__doc__, 2000, "results/ablation", argv, seed=15)
+    args, only, out = row_args(__doc__, 2000, "results/ablation", [r[0] for r in ABLATIONS], argv,
+                                 seed=15)
     rows = []
     for preset, what, off in ABLATIONS:
         if only and preset not in only:

@@ -46,6 +46,8 @@ CANDIDATES = (
     ("kozel", "400 worlds instead of 200", "insane:worlds=400", "insane:worlds=200", 35),
     ("all_fives", "the play model where tiles are drawn (at 100 worlds)",
      "insane:draw_weight=true", "insane", 36),
+    ("all_fives", "random rollouts at 800 worlds instead of hard at 100 (equal time)",
+     "insane:rollout_policy=random,worlds=800", "insane", 37),
 )
 
 
@@ -57,7 +59,7 @@ def slug(spec: str) -> str:
 def main(argv=None) -> int:
     from _common import head_to_head, interval, row_args, write_report
 
-    args, only, out = row_args(__doc__, 1000, "results/candidates", argv)
+    args, only, out = row_args(__doc__, 1000, "results/candidates", [r[0] for r in CANDIDATES], argv)
     rows = []
     for preset, what, spec, base, seed in CANDIDATES:
         if only and preset not in only:

@@ -228,6 +228,14 @@ def _load_peers(name: str) -> None:
         raise ValueError(f"bot {name!r} needs {missing} (pip install -e '.[interop]')")
 
 
+def _unknown_bot(name: str) -> ValueError:
+    """The error for a bot name that is neither registered nor a peer bot:
+    it lists both."""
+    peers = [p for p in PEER_BOTS if p not in BOTS]
+    more = f"; peer bots (the interop extra): {', '.join(peers)}" if peers else ""
+    return ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}{more}")
+
+
 def bot_names() -> list[str]:
     """The registered bots' names, sorted (peer bots once :mod:`dominoai.interop`
     is imported; :data:`PEER_BOTS` lists them)."""
@@ -243,7 +251,7 @@ def bot_params(name: str) -> dict[str, Param]:
     """
     _load_peers(name)
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
+        raise _unknown_bot(name)
     return dict(getattr(BOTS[name], "PARAMS", {}) or {})
 
 
@@ -282,7 +290,7 @@ def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
     name, params = parse_spec(spec)
     _load_peers(name)
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}")
+        raise _unknown_bot(name)
     if "seed" in params:
         try:
             seed = int(params.pop("seed"))
