@@ -48,6 +48,20 @@ CANDIDATES = (
      "insane:draw_weight=true", "insane", 36),
     ("all_fives", "random rollouts at 800 worlds instead of hard at 100 (equal time)",
      "insane:rollout_policy=random,worlds=800", "insane", 37),
+    ("block", "hard rollouts at 60 worlds instead of random at 200", "insane:rollout_policy=hard,worlds=60",
+     "insane", 38),
+    ("block", "medium rollouts instead of random", "insane:rollout_policy=medium", "insane", 38),
+    ("kozel", "hard rollouts at 80 worlds instead of random at 400",
+     "insane:rollout_policy=hard,worlds=80", "insane", 38),
+    ("all_fives", "two rollouts per move at 50 worlds instead of one at 100",
+     "insane:rollouts=2,worlds=50", "insane", 38),
+    ("block", "a sharper play model (policy_weight=1 instead of 4)", "insane:policy_weight=1.0",
+     "insane", 39),
+    ("block", "policy_weight=1 at 600 worlds", "insane:policy_weight=1.0,worlds=600", "insane", 39),
+    ("block", "policy_weight=1 at 850 worlds", "insane:policy_weight=1.0,worlds=850", "insane", 40),
+    ("block", "policy_weight=0.5 at 850 worlds", "insane:policy_weight=0.5,worlds=850", "insane", 40),
+    ("block", "policy_weight=1 at 600 worlds, again on fresh deals", "insane:policy_weight=1.0,worlds=600",
+     "insane", 41),
 )
 
 
