@@ -441,6 +441,43 @@ def _after_a_draw(preset):
     raise AssertionError("no such position in 100 deals")   # pragma: no cover
 
 
+def _position_with(preset, n_moves, seed=0):
+    """A position of the seat to move with exactly ``n_moves`` legal moves
+    (hard plays every seat until then)."""
+    hard = make_bot("hard")
+    for s in range(seed, seed + 200):
+        h = Match(preset, seed=s).new_hand(leader=0)
+        while not h.over:
+            if len(h.legal_moves()) == n_moves:
+                return h
+            h.play(hard.act(h.observe()))
+    raise AssertionError("no such position")   # pragma: no cover
+
+
+@pytest.mark.parametrize("n_moves,worlds,want", [(3, 40, 20 + 30), (4, 40, 20 + 40),
+                                                 (5, 24, 8 + 13 + 20)])
+def test_halving_spends_the_rollouts_in_rounds_and_drops_the_worse_half(n_moves, worlds, want):
+    """Sequential halving: R = ceil(log2 n) rounds, a round over k moves
+    searches worlds * n // (R * k) worlds; its first round is the plain search
+    over that many worlds with the same random numbers, and the move it drops
+    keeps the value it had then."""
+    h = _position_with("block", n_moves)
+    obs = h.observe()
+    res = InsaneBot(seed=5, worlds=worlds, halving=True).analyze(obs)
+    assert res.worlds == want            # Block: every proposal is a world
+    rounds = int(np.ceil(np.log2(n_moves)))
+    first = InsaneBot(seed=5, worlds=worlds * n_moves // (rounds * n_moves)).analyze(obs)
+    keep = (n_moves + 1) // 2
+    dropped = np.argsort(-first.values, kind="stable")[keep:]
+    assert np.array_equal(res.values[dropped], first.values[dropped])
+    assert res.move not in set(res.moves[dropped].tolist())
+    # two moves: one round, the plain search
+    h2 = _position_with("block", 2)
+    a = InsaneBot(seed=5, worlds=30, halving=True).analyze(h2.observe())
+    b = InsaneBot(seed=5, worlds=30).analyze(h2.observe())
+    assert np.array_equal(a.values, b.values) and a.worlds == b.worlds == 30
+
+
 def test_draw_weight_weights_drawing_worlds_only_when_asked():
     h = _after_a_draw("all_fives")
 

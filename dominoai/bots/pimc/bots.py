@@ -73,6 +73,10 @@ _COMMON = {
                    "boneyard); 0 = never", min=0, low=0, high=12),
     "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
                        "to rollouts", min=1),
+    "halving": Param(bool, False, "sequential halving over the moves: the same rollouts in "
+                     "ceil(log2 moves) rounds, each dropping the worse half of the moves "
+                     "(by their mean so far), so the best moves get more worlds; not with "
+                     "time_budget"),
 }
 
 
@@ -109,8 +113,10 @@ class _SearchBot(BaseBot):
         return HARD_WEIGHTS
 
     def _run(self, codes, chunk_fn) -> SearchResult:
-        """Call ``chunk_fn(n_worlds, rs, acc, stats)`` until ``worlds`` worlds are
-        done or the time budget is spent (checked between chunks)."""
+        """Call ``chunk_fn(moves, n_worlds, rs, acc, stats)`` (``moves`` the
+        codes to score, a subset of ``codes``) until ``worlds`` worlds are
+        done or the time budget is spent (checked between chunks); with
+        ``halving``, in rounds over fewer and fewer moves (:meth:`_halve`)."""
         clock = self.clock
         t0 = clock()
         nc = len(codes)
@@ -119,14 +125,16 @@ class _SearchBot(BaseBot):
         rs = np.array([self.rng.integers(1, 2**63, dtype=np.int64)], np.uint64)
         target = self.worlds
         budget = self.time_budget
+        if self.halving and budget <= 0 and nc > 2:
+            return self._halve(codes, chunk_fn, rs, t0)
         if budget <= 0:
-            chunk_fn(target, rs, acc, stats)
+            chunk_fn(codes, target, rs, acc, stats)
         else:
             chunk = 8
             done = 0
             while done < target:
                 n = min(chunk, target - done)
-                got = chunk_fn(n, rs, acc, stats)
+                got = chunk_fn(codes, n, rs, acc, stats)
                 done += n
                 if got == 0 and stats[1] >= self.MAX_TRIES * target:
                     break
@@ -140,6 +148,43 @@ class _SearchBot(BaseBot):
         best = int(np.argmax(values)) if stats[2] > 0 else 0
         res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
                            clock() - t0, int(codes[best]))
+        self.last = res
+        return res
+
+    def _halve(self, codes, chunk_fn, rs, t0) -> SearchResult:
+        """Sequential halving (Karnin et al. 2013) over the ``n`` moves with the
+        rollouts of ``worlds`` worlds x ``n`` moves: ``R = ceil(log2 n)``
+        rounds; a round over ``k`` moves searches ``worlds * n / (R * k)``
+        fresh worlds (at least one) and keeps the better half (ceil) of the
+        moves by their weighted mean over every world that scored them.
+        The move is the best survivor of the last round; ``values`` holds
+        each move's mean over the worlds that scored it, ``worlds`` and
+        ``proposals`` the totals over the rounds."""
+        nc = len(codes)
+        rounds = int(np.ceil(np.log2(nc)))
+        total = self.worlds * nc
+        acc = np.zeros(nc, np.float64)
+        wsum = np.zeros(nc, np.float64)
+        stats = np.zeros(3, np.float64)
+        active = np.arange(nc)
+        for r in range(rounds):
+            k = len(active)
+            a = np.zeros(k, np.float64)
+            st = np.zeros(3, np.float64)
+            chunk_fn(np.ascontiguousarray(codes[active]), max(1, total // (rounds * k)), rs, a, st)
+            acc[active] += a
+            wsum[active] += st[2]
+            stats += st
+            if r < rounds - 1 and k > 2:
+                mean = np.where(wsum[active] > 0, acc[active] / np.maximum(wsum[active], 1e-300),
+                                -np.inf)
+                keep = (k + 1) // 2
+                order = np.argsort(-mean, kind="stable")[:keep]
+                active = np.sort(active[order])
+        values = np.where(wsum > 0, acc / np.maximum(wsum, 1e-300), acc)
+        best = int(active[np.argmax(values[active])]) if stats[2] > 0 else 0
+        res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
+                           self.clock() - t0, int(codes[best]))
         self.last = res
         return res
 
@@ -162,7 +207,8 @@ class InsaneBot(_SearchBot):
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
-    back to rollouts), ``hard_<name>`` (the ``hard`` weights its rollouts
+    back to rollouts), ``halving`` (false; true: sequential halving over the
+    moves, the same rollouts in rounds that drop the worse half), ``hard_<name>`` (the ``hard`` weights its rollouts
     and play model use, e.g. ``hard_void``; defaults: hard's own), ``seed``.
 
     :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
@@ -239,8 +285,8 @@ class InsaneBot(_SearchBot):
         cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau)
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 
-        def chunk(n, rs, acc, stats):
-            return search_worlds(p, base, rv, codes, n, rs, acc, stats, evs, cfg)
+        def chunk(moves, n, rs, acc, stats):
+            return search_worlds(p, base, rv, moves, n, rs, acc, stats, evs, cfg)
 
         return self._run(codes, chunk)
 
@@ -299,8 +345,8 @@ class OmniscientBot(_SearchBot):
 
         hide = self.boneyard == "hidden" and bool(rv[L.R_DRAWING] or rv[L.R_MAX_REPL])
 
-        def chunk(n, rs, acc, stats):
-            return search_fixed(st, rv, codes, n, rs, acc, stats, cfg, hide)
+        def chunk(moves, n, rs, acc, stats):
+            return search_fixed(st, rv, moves, n, rs, acc, stats, cfg, hide)
 
         return self._run(codes, chunk)
 
