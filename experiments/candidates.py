@@ -62,6 +62,12 @@ CANDIDATES = (
     ("block", "policy_weight=0.5 at 850 worlds", "insane:policy_weight=0.5,worlds=850", "insane", 40),
     ("block", "policy_weight=1 at 600 worlds, again on fresh deals", "insane:policy_weight=1.0,worlds=600",
      "insane", 41),
+    ("all_fives", "sequential halving over the moves", "insane:halving=true", "insane", 42),
+    ("kozel", "sequential halving over the moves", "insane:halving=true", "insane", 42),
+    ("block", "sequential halving over the moves", "insane:halving=true", "insane", 42),
+    ("draw", "sequential halving over the moves", "insane:halving=true", "insane", 42),
+    ("all_fives", "sequential halving over the moves, again on fresh deals", "insane:halving=true",
+     "insane", 43),
 )
 
 
@@ -85,14 +91,14 @@ def main(argv=None) -> int:
         print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
     report = write_report(
         out, rows, "Candidates for insane's defaults, each against insane as it is",
-        f"{args.deals:,} duplicate deals per row (each in every seat rotation), the seed "
-        "given per row; the gain is the candidate's points per hand minus the baseline's (insane "
-        "at its defaults of the time), with the paired 95% interval over deals; median CPU ms "
-        "per decision.",
-        ["preset", "candidate", "spec", "baseline", "seed", "gain (points/hand)",
+        "Duplicate deals (each in every seat rotation), as many and with the seed given per "
+        "row; the gain is the candidate's points per hand minus the baseline's (insane at its "
+        "defaults of the time), with the paired 95% interval over deals; median CPU ms per "
+        "decision.",
+        ["preset", "candidate", "spec", "baseline", "seed", "deals", "gain (points/hand)",
          "ms candidate / baseline"],
         lambda r: [r["preset"], r["candidate"], f"`{r['spec']}`", f"`{r['baseline']}`",
-                   str(r["seed"]), interval(r["gain"], r["lo"], r["hi"]),
+                   str(r["seed"]), f"{r['deals']:,}", interval(r["gain"], r["lo"], r["hi"]),
                    f"{r['a_ms']:.2f} / {r['b_ms']:.2f}"])
     print(f"report: {report}")
     return 0
