@@ -68,8 +68,10 @@ def row_args(doc: str, deals: int, out: str, presets, argv=None, seed: int | Non
     args = ap.parse_args(argv)
     only = {p.strip() for p in args.only.split(",") if p.strip()}
     if only - set(presets):
-        ap.error(f"--only: no rows for {', '.join(sorted(only - set(presets)))}; "
-                 f"the rows' presets are {', '.join(sorted(set(presets)))}")
+        import sys
+        print(f"{ap.prog}: error: --only: no rows for {', '.join(sorted(only - set(presets)))}; "
+              f"the rows' presets are {', '.join(sorted(set(presets)))}", file=sys.stderr)
+        raise SystemExit(2)
     path = Path(args.out)
     path.mkdir(parents=True, exist_ok=True)
     return args, only, path

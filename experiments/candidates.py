@@ -2,12 +2,12 @@
 """Candidates for insane's defaults: each against insane as it is (issue 14).
 
 For every row of :data:`CANDIDATES` (preset, what it tries, the candidate
-spec, the baseline, the seed of its deals), one tournament of the candidate
-against the baseline: insane as it was when the row was measured (plain
-``insane``, its defaults in that preset with ``TUNED_DEFAULTS``, or those
-defaults spelled out where they have changed since), on
-``--deals`` duplicate deals, each in every seat rotation
-(:func:`dominoai.run_tournament`). Reported: the candidate's points per hand
+spec, the baseline, the seed of its deals and, for some, how many), one
+tournament of the candidate against the baseline: insane as it was when the
+row was measured (plain ``insane``, its defaults in that preset with
+``TUNED_DEFAULTS``, or those defaults spelled out where they have changed
+since), on the row's deals (else ``--deals``) duplicate deals, each in
+every seat rotation (:func:`dominoai.run_tournament`). Reported: the candidate's points per hand
 minus insane's with the paired 95% t interval over deals, and the median CPU
 ms per decision of each (the limit of issue 14 is 2 ms, Dominoball 12).
 
@@ -31,7 +31,7 @@ import sys
 import pandas as pd
 
 #: (preset, what the candidate tries, its spec, the baseline, the seed of its
-#: deals). The baseline is insane's defaults when the row was measured: All
+#: deals[, its deals: default ``--deals``]). The baseline is insane's defaults when the row was measured: All
 #: Fives had 40 worlds and Kozel 200 before these rows moved them to 100 and
 #: 400 (our results files name that baseline plain "insane").
 CANDIDATES = (
@@ -67,7 +67,7 @@ CANDIDATES = (
     ("block", "sequential halving over the moves", "insane:halving=true", "insane", 42),
     ("draw", "sequential halving over the moves", "insane:halving=true", "insane", 42),
     ("all_fives", "sequential halving over the moves, again on fresh deals", "insane:halving=true",
-     "insane", 43),
+     "insane", 43, 1500),
 )
 
 
@@ -81,11 +81,11 @@ def main(argv=None) -> int:
 
     args, only, out = row_args(__doc__, 1000, "results/candidates", [r[0] for r in CANDIDATES], argv)
     rows = []
-    for preset, what, spec, base, seed in CANDIDATES:
+    for preset, what, spec, base, seed, *deals in CANDIDATES:
         if only and preset not in only:
             continue
         r = head_to_head(out / f"{preset}-{slug(spec)}-seed{seed}.parquet", preset, spec, base,
-                         args.deals, seed, args.jobs)
+                         deals[0] if deals else args.deals, seed, args.jobs)
         rows.append({"preset": preset, "candidate": what, "spec": spec, "baseline": base,
                      "seed": seed, **r})
         print(pd.DataFrame(rows[-1:]).to_string(index=False), flush=True)
