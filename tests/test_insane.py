@@ -425,33 +425,33 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
     assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
 
 
-def _after_a_draw(preset):
-    """A position of seat 0 with two or more moves, in which seat 1 has
-    drawn and then played from its hand (hard plays both seats)."""
+def _first_position(preset, found, deals=200):
+    """The first position, over the first ``deals`` deals (seeds 0, 1, ...)
+    with hard playing every seat, for which ``found(hand)`` is true."""
     hard = make_bot("hard")
-    for seed in range(100):
+    for seed in range(deals):
         h = Match(preset, seed=seed).new_hand(leader=0)
         while not h.over:
-            ev = h.events
-            drew = [i for i, e in enumerate(ev) if e.kind == "draw" and e.seat == 1]
-            if (h.seat == 0 and drew and len(h.legal_moves()) > 1
-                    and any(e.kind == "play" and e.seat == 1 for e in ev[drew[-1] + 2:])):
+            if found(h):
                 return h
             h.play(hard.act(h.observe()))
-    raise AssertionError("no such position in 100 deals")   # pragma: no cover
+    raise AssertionError(f"no such position in {deals} deals")   # pragma: no cover
 
 
-def _position_with(preset, n_moves, seed=0):
-    """A position of the seat to move with exactly ``n_moves`` legal moves
-    (hard plays every seat until then)."""
-    hard = make_bot("hard")
-    for s in range(seed, seed + 200):
-        h = Match(preset, seed=s).new_hand(leader=0)
-        while not h.over:
-            if len(h.legal_moves()) == n_moves:
-                return h
-            h.play(hard.act(h.observe()))
-    raise AssertionError("no such position")   # pragma: no cover
+def _after_a_draw(preset):
+    """A position of seat 0 with two or more moves, in which seat 1 has
+    drawn and then played from its hand."""
+    def found(h):
+        ev = h.events
+        drew = [i for i, e in enumerate(ev) if e.kind == "draw" and e.seat == 1]
+        return (h.seat == 0 and bool(drew) and len(h.legal_moves()) > 1
+                and any(e.kind == "play" and e.seat == 1 for e in ev[drew[-1] + 2:]))
+    return _first_position(preset, found)
+
+
+def _position_with(preset, n_moves):
+    """A position of the seat to move with exactly ``n_moves`` legal moves."""
+    return _first_position(preset, lambda h: len(h.legal_moves()) == n_moves)
 
 
 @pytest.mark.parametrize("n_moves,worlds,want", [(3, 40, 20 + 30), (4, 40, 20 + 40),

@@ -145,9 +145,14 @@ class _SearchBot(BaseBot):
                 # aim to read the clock about ten more times within the budget
                 chunk = int(max(1, min(target - done, (budget - el) / per / 10 if per > 0 else 64)))
         values = acc / stats[2] if stats[2] > 0 else acc
-        best = int(np.argmax(values)) if stats[2] > 0 else 0
+        return self._result(codes, values, stats, int(np.argmax(values)) if stats[2] > 0 else 0,
+                            t0)
+
+    def _result(self, codes, values, stats, best, t0) -> SearchResult:
+        """The :class:`SearchResult` of a search that chose ``codes[best]``
+        (kept as ``last``)."""
         res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
-                           clock() - t0, int(codes[best]))
+                           self.clock() - t0, int(codes[best]))
         self.last = res
         return res
 
@@ -183,10 +188,7 @@ class _SearchBot(BaseBot):
                 active = np.sort(active[order])
         values = np.where(wsum > 0, acc / np.maximum(wsum, 1e-300), acc)
         best = int(active[np.argmax(values[active])]) if stats[2] > 0 else 0
-        res = SearchResult(codes.copy(), values, int(stats[0]), int(stats[1]),
-                           self.clock() - t0, int(codes[best]))
-        self.last = res
-        return res
+        return self._result(codes, values, stats, best, t0)
 
 
 @register_bot("insane")
