@@ -177,6 +177,66 @@ def test_auto_rollouts_are_hard_in_dominoball_and_random_elsewhere():
     assert not np.array_equal(values("dominoball"), values("dominoball", rollout_policy="random"))
 
 
+@pytest.mark.parametrize("preset", ["all_fives", "block", "kozel"])
+def test_hard_plies_plays_hard_for_that_many_moves_then_random(preset):
+    """``playout_hard`` with ``plies=k`` is ``k`` moves of ``hard`` (its
+    evaluation on each mover's observation, as in the bot) followed by the
+    random playout on the same random numbers; ``plies=0`` is hard to the
+    end, which differs."""
+    from dominoai.bots.hard import hard_eval_into, hard_scratch
+    from dominoai.bots.pimc.rollouts import playout_hard
+    from dominoai.engine import fast as F
+    from dominoai.engine import kernels as K
+    from dominoai.engine.observe import observe_into
+
+    k = 3
+    differs = 0
+    for obs, st in _mid_hand_states(preset, 6, seed=11):
+        rv = obs.rules_vector
+        ws = new_scratch(8, 100)
+        path = F.playout_path(rv)
+        got = st.copy()
+        playout_hard(got, rv, np.array([77], np.uint64), ws.ev, ws.buf, ws.aux, HARD_WEIGHTS, k,
+                     path)
+        want = st.copy()
+        feats, vals, wi, wf = hard_scratch()
+        for _ in range(k):
+            if want[L.S_CUR] < 0:
+                break
+            n = K.legal_moves(want, rv, ws.buf)
+            i = 0
+            if n > 1:
+                observe_into(want, rv, want[L.S_CUR], ws.aux)
+                i = hard_eval_into(want, rv, ws.aux, ws.buf, n, HARD_WEIGHTS, feats, vals, wi, wf)
+            K.apply_move(want, rv, ws.ev, ws.buf[i])
+        if want[L.S_CUR] >= 0:
+            F.playout_on(want, rv, np.array([77], np.uint64), ws.ev, path)
+        assert np.array_equal(got, want)
+        full = st.copy()
+        playout_hard(full, rv, np.array([77], np.uint64), ws.ev, ws.buf, ws.aux, HARD_WEIGHTS, 0,
+                     path)
+        assert full[L.S_CUR] < 0
+        differs += not np.array_equal(full, got)
+    assert differs > 0
+
+
+def test_hard_plies_is_a_declared_parameter_that_reaches_the_search():
+    h = Match("all_fives", seed=5).new_hand(leader=0)
+    while len(h.legal_moves()) < 2:
+        h.play(h.legal_moves()[0])
+    obs = h.observe()
+
+    def values(**params):
+        return InsaneBot(seed=6, worlds=40, rollout_policy="hard", exact=0,
+                         **params).analyze(obs).values
+
+    assert np.array_equal(values(), values(hard_plies=0))
+    assert np.array_equal(values(), values(hard_plies=60))      # longer than any hand
+    assert not np.array_equal(values(), values(hard_plies=1))
+    with pytest.raises(ValueError, match="hard_plies"):
+        InsaneBot(hard_plies=-1)
+
+
 def _facade_likelihood(preset, seed, n_moves, me, tau):
     """The likelihood computed through the public API only: replay the hand
     from its deal on a fresh Match; at each decision of a seat other than

@@ -66,6 +66,9 @@ _COMMON = {
                             "weights hard_<name>; much slower) or auto (hard where the rules allow "
                             "replacements, i.e. Dominoball; random elsewhere)",
                             choices=POLICIES + ("auto",)),
+    "hard_plies": Param(int, 0, "with rollout_policy=hard: the moves of each rollout that hard "
+                        "plays (every seat) before the rest of the hand is played at random; "
+                        "0 = hard to the end", min=0, low=0, high=12),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
                          "search stops between worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
@@ -106,7 +109,7 @@ class _SearchBot(BaseBot):
                                    policy=rollout_policy_id(self.rollout_policy, rv),
                                    belief=belief, tau=tau, exact=self.exact,
                                    max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
-                                   weights=self._hard_weights())
+                                   weights=self._hard_weights(), hard_plies=self.hard_plies)
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""

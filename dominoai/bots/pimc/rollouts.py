@@ -116,12 +116,18 @@ def playout_medium(st, rv, rs, ev, buf, aux, w):
 
 
 @njit(cache=True)
-def playout_hard(st, rv, rs, ev, buf, aux, w):
+def playout_hard(st, rv, rs, ev, buf, aux, w, plies, path):
     """Every seat plays ``hard`` with the weights ``w`` (no randomness; much
-    slower than ``random``). Returns the moves made."""
+    slower than ``random``) for the first ``plies`` moves of the rollout
+    (0: to the end of the hand), then uniformly random legal moves from
+    ``rs`` (:func:`playout_random`, ``path`` its fused loop). Returns the
+    moves ``hard`` made."""
     moves = 0
     feats, vals, wi, wf = hard_scratch()   # once per rollout rather than per decision
     while st[L.S_CUR] >= 0:
+        if plies > 0 and moves >= plies:
+            F.playout_on(st, rv, rs, ev, path)
+            break
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
@@ -133,16 +139,18 @@ def playout_hard(st, rv, rs, ev, buf, aux, w):
 
 
 @njit(cache=True, inline="always")
-def rollout(st, rv, rs, ev, buf, aux, policy, w, path):
+def rollout(st, rv, rs, ev, buf, aux, policy, plies, w, path):
     """Play ``st`` to the end of the hand with the policy ``policy`` (an index
     into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
-    left as it is. ``path``: ``fast.playout_path(rv)`` (the random policy's
-    fused loop), computed once by the caller."""
+    left as it is. ``plies``: ``SearchSettings.hard_plies``, with ``hard``
+    the moves it plays before the rest is random (0: all). ``path``:
+    ``fast.playout_path(rv)`` (the random policy's fused loop), computed once
+    by the caller."""
     if st[L.S_CUR] < 0:
         return
     if policy == 1:
         playout_medium(st, rv, rs, ev, buf, aux, w)
     elif policy == 2:
-        playout_hard(st, rv, rs, ev, buf, aux, w)
+        playout_hard(st, rv, rs, ev, buf, aux, w, plies, path)
     else:
         playout_random(st, rv, rs, ev, buf, aux, w, path)

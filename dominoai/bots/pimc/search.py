@@ -61,15 +61,16 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
 
 
 @njit(cache=True, inline="always")
-def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev, buf,
-                aux, rs2, stack, bufs, meta, nodes, vals, path):
+def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
+                ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path):
     """Add ``w * rollouts * value`` of every move ``codes[i]`` in the world
     ``wst`` to ``acc[i]`` (``float64``), values against the points ``p0``:
     solved exactly (:func:`~dominoai.bots.pimc.solver.solve_into` on
     ``stack, bufs, meta, nodes``, full window: values, not only the best;
     ``vals`` one per move) when ``exact > 0``, at most ``exact`` tiles can
-    still be played and no move's solve passes ``nodes[1]`` nodes; else the sum of ``rollouts`` rollouts per move with the policy
-    ``policy``, all moves of a rollout with the same random numbers (drawn
+    still be played and no move's solve passes ``nodes[1]`` nodes; else the
+    sum of ``rollouts`` rollouts per move with the policy ``policy`` (with
+    ``hard``, ``plies`` moves of it before random ones; 0: all), all moves of a rollout with the same random numbers (drawn
     from ``rs``; ``path`` is ``fast.playout_path(rv)``, the random policy's
     fused loop). The settings and the ``Scratch`` members are passed one by
     one (see :func:`world_weight`): inlined or not, a tuple argument costs a
@@ -100,7 +101,7 @@ def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p
                 tmp[q] = wst[q]
             K.apply_move(tmp, rv, ev, codes[mi])
             rs2[0] = sub
-            rollout(tmp, rv, rs2, ev, buf, aux, policy, hw, path)
+            rollout(tmp, rv, rs2, ev, buf, aux, policy, plies, hw, path)
             acc[mi] += w * hand_value(tmp, rv, seat, p0)
 
 
@@ -133,6 +134,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     feats, hvals, wi, wf = ws.feats, ws.hvals, ws.wi, ws.wf
     stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
     rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    plies = cfg.hard_plies
     belief, tau = cfg.belief, cfg.tau
     path = F.playout_path(rv)
     seat = base[L.S_CUR]
@@ -160,8 +162,8 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
             continue
         got += 1
         wsum += w * rollouts
-        score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
-                    buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+        score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
+                    ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     stats[0] += got
     stats[1] += props
     stats[2] += wsum
@@ -204,6 +206,7 @@ def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg, hide_boneyard=Fal
     tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
     stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
     rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    plies = cfg.hard_plies
     path = F.playout_path(rv)
     seat = st[L.S_CUR]
     for s in range(4):
@@ -214,8 +217,8 @@ def search_fixed(st, rv, codes, n_worlds, rs, acc, stats, cfg, hide_boneyard=Fal
     for _ in range(n_worlds):
         if hide_boneyard:
             shuffle_boneyard(wst, rs)
-        score_world(wst, 1.0, rv, codes, rs, seat, acc, rollouts, policy, hw, exact, p0, tmp, ev,
-                    buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+        score_world(wst, 1.0, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0,
+                    tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     stats[0] += n_worlds
     stats[1] += n_worlds
     stats[2] += n_worlds * rollouts

@@ -41,6 +41,9 @@ class SearchSettings(NamedTuple):
     - ``max_nodes``: alpha-beta nodes per move and world before the world is
       rolled out instead.
     - ``max_tries``: proposals per world asked for, at most.
+    - ``hard_plies``: with the ``hard`` rollout policy, the moves of each
+      rollout that ``hard`` plays before the rest are uniformly random
+      (0: the whole rollout).
     - ``weights``: ``float64``, shape ``(N_WEIGHTS,)``: the ``hard`` weights
       of the ``hard`` rollouts and of the play model.
     """
@@ -53,23 +56,26 @@ class SearchSettings(NamedTuple):
     max_nodes: int
     max_tries: int
     weights: np.ndarray
+    hard_plies: int
 
     @classmethod
     def make(cls, rollouts=1, policy=0, belief=0, tau=0.0, exact=0, max_nodes=20000,
-             max_tries=50, weights=None) -> "SearchSettings":
+             max_tries=50, weights=None, hard_plies=0) -> "SearchSettings":
         """Settings with the kernels' types (int, float, a contiguous float64
         array). ``weights`` defaults to the ``hard`` bot's defaults.
 
-        :raises ValueError: ``rollouts`` or ``max_nodes`` below 1, or
-            ``weights`` not of shape ``(N_WEIGHTS,)``.
+        :raises ValueError: ``rollouts`` or ``max_nodes`` below 1,
+            ``hard_plies`` below 0, or ``weights`` not of shape ``(N_WEIGHTS,)``.
         """
         w = DEFAULT_WEIGHTS.copy() if weights is None else np.ascontiguousarray(weights, np.float64)
         if w.shape != DEFAULT_WEIGHTS.shape:
             raise ValueError(f"weights must have shape {DEFAULT_WEIGHTS.shape}, got {w.shape}")
         if int(rollouts) < 1 or int(max_nodes) < 1:
             raise ValueError("rollouts and max_nodes must be at least 1")
+        if int(hard_plies) < 0:
+            raise ValueError("hard_plies must be at least 0")
         return cls(int(rollouts), int(policy), int(belief), float(tau), int(exact),
-                   int(max_nodes), int(max_tries), w)
+                   int(max_nodes), int(max_tries), w, int(hard_plies))
 
 
 #: The work arrays of one search (all ``int64`` unless said):
