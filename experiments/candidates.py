@@ -68,6 +68,17 @@ CANDIDATES = (
     ("draw", "sequential halving over the moves", "insane:halving=true", "insane", 42),
     ("all_fives", "sequential halving over the moves, again on fresh deals", "insane:halving=true",
      "insane", 43, 1500),
+    ("kozel", "no play model (policy_weight=0), same worlds", "insane:policy_weight=0", "insane", 44),
+    ("kozel", "no play model at 1,000 worlds (about the same time)",
+     "insane:policy_weight=0,worlds=1000", "insane", 44),
+    ("all_fives", "medium rollouts at 150 worlds instead of hard at 100 (about the same time)",
+     "insane:rollout_policy=medium,worlds=150", "insane", 44),
+    ("all_fives", "hard for the first 4 moves of a rollout, then random, at 180 worlds",
+     "insane:hard_plies=4,worlds=180", "insane", 45),
+    ("all_fives", "hard for the first 2 moves of a rollout, then random, at 250 worlds",
+     "insane:hard_plies=2,worlds=250", "insane", 45),
+    ("kozel", "a sharper play model (policy_weight=2 instead of 4)", "insane:policy_weight=2.0",
+     "insane", 45),
 )
 
 
