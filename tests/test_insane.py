@@ -336,6 +336,7 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     of that world's own deal (its hands now plus the tiles each seat has
     played)."""
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc.likelihood import new_row_cache
     from dominoai.bots.worlds import Belief
     from dominoai.tiles import Tile
 
@@ -362,17 +363,55 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
         bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
         want = _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau)
         v = tabled_likelihood(w, nd, meta, states, tobs, rv, tau, HARD_WEIGHTS, ws.buf, ws.feats,
-                              ws.hvals, ws.wi, ws.wf)
+                              ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
         assert v == pytest.approx(want, rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1    # the worlds differ, and so do their weights
+
+
+@pytest.mark.parametrize("preset,seed,n_moves", [("kozel", 21, 14), ("block", 22, 6),
+                                                 ("kozel", 23, 20)])
+def test_row_cache_gives_the_same_weights_to_the_bit(preset, seed, n_moves):
+    """Weighing many worlds with one shared row cache gives every world the
+    weight it gets without the cache, exactly; the cache is used (fewer
+    rows are stored than the worlds' play rows), and a full table (every
+    probe taken) only falls back to computing."""
+    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc.likelihood import T_KIND, new_row_cache
+    from dominoai.bots.worlds import Belief
+
+    tau = 4.0
+    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
+    obs = m.current.observe()
+    belief = Belief(obs)
+    worlds, _ = belief.sample(400, seed=seed)
+    evs = _hand_events(m)
+    rv = m.rules.vector()
+    ws = _likelihood_scratch()
+    meta, states, tobs = new_play_tables(len(evs))
+    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp)
+    plays = int((meta[:nd, T_KIND] == 0).sum())
+    assert plays > 0
+    args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    ckey, cval = new_row_cache(len(worlds) * nd)
+    tiny = new_row_cache(1)                  # 64 entries: soon full
+    plain = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0))
+                      for w in worlds])
+    cached = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, ckey, cval)
+                       for w in worlds])
+    full = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, *tiny) for w in worlds])
+    assert np.array_equal(plain, cached) and np.array_equal(plain, full)
+    assert (plain > 0).sum() > 10 and len(set(plain.tolist())) > 5
+    stored = int((ckey != 0).sum())
+    assert 0 < stored < plays * len(worlds)
+    assert int((tiny[0] != 0).sum()) == 64
 
 
 def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
     """A world in which a seat that passed held a tile fitting the ends then
     does not replay (the engine would have played it): weight 0."""
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
-    from dominoai.bots.pimc.likelihood import T_KIND, T_SEAT
+    from dominoai.bots.pimc.likelihood import T_KIND, T_SEAT, new_row_cache
     from dominoai.engine import kernels as K
 
     for seed in range(200):
@@ -388,7 +427,8 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         ws = _likelihood_scratch()
         meta, states, tobs = new_play_tables(len(evs))
         nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp)
-        args = (rv, 1.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+        args = (rv, 1.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf,
+                *new_row_cache(0))
         assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
         r = next(r for r in range(nd) if meta[r, T_KIND] == 1)    # the first pass
         passer = int(meta[r, T_SEAT])
@@ -416,7 +456,7 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
     seat's last draw are tabled, and the plays of a tile just drawn are not."""
     from dominoai.bots.hard import HardBot
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
-    from dominoai.bots.pimc.likelihood import T_EVENT, T_KIND, T_SEAT
+    from dominoai.bots.pimc.likelihood import T_EVENT, T_KIND, T_SEAT, new_row_cache
     from dominoai.engine.observe import O_HAND, O_UNSEEN
 
     def start():
@@ -481,7 +521,7 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
         checked += 1
     assert checked > 0
     # and the true world replays: a positive weight
-    args = (rv, 2.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    args = (rv, 2.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
     assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
 
 

@@ -21,7 +21,8 @@ module              holds
                     registered in :data:`POLICIES` and :func:`rollout`
 ``solver``          :func:`solve`: exact alpha-beta over one world
 ``likelihood``      the play model: :func:`play_likelihood`;
-                    the search's tables (:func:`play_tables_into`, :func:`tabled_likelihood`)
+                    the search's tables (:func:`play_tables_into`, :func:`tabled_likelihood`,
+                    its row cache :func:`new_row_cache`)
 ``search``          :func:`search_worlds` (worlds from a Belief's sampler,
                     weighted by a belief model, :data:`BELIEFS`),
                     :func:`search_fixed` (the true world), :func:`score_world`
@@ -38,7 +39,8 @@ module              holds
 """
 
 from .bots import HARD_WEIGHTS, InsaneBot, OmniscientBot, SearchResult
-from .likelihood import new_play_tables, play_likelihood, play_tables_into, tabled_likelihood
+from .likelihood import (new_play_tables, new_row_cache, play_likelihood, play_tables_into,
+                         tabled_likelihood)
 from .rollouts import POLICIES, rollout, rollout_policy_id
 from .search import BELIEFS, score_world, search_fixed, search_worlds, world_weight
 from .settings import MAX_DEPTH, Scratch, SearchSettings, new_scratch
@@ -47,6 +49,6 @@ from .value import hand_value, tiles_left
 
 __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "SearchSettings", "Scratch",
            "new_scratch", "POLICIES", "BELIEFS", "rollout", "rollout_policy_id", "solve",
-           "play_likelihood", "new_play_tables", "play_tables_into",
+           "play_likelihood", "new_play_tables", "new_row_cache", "play_tables_into",
            "tabled_likelihood", "search_worlds", "search_fixed", "score_world",
            "world_weight", "hand_value", "tiles_left", "HARD_WEIGHTS", "MAX_DEPTH"]

@@ -28,7 +28,7 @@ from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ..hard import hard_eval_into
 
-__all__ = ["play_likelihood", "new_play_tables",
+__all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
            "play_tables_into", "tabled_likelihood"]
 
 
@@ -51,8 +51,9 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
     nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
     if nd < 0:
         return 0.0
+    ckey, cval = new_row_cache(0)
     return tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, ws.buf, ws.feats,
-                             ws.hvals, ws.wi, ws.wf)
+                             ws.hvals, ws.wi, ws.wf, ckey, cval)
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
@@ -71,6 +72,28 @@ def new_play_tables(n_events):
     n = max(n_events, 1)
     return (np.zeros((n, 7), np.int64), np.zeros((n, L.S_SIZE), np.int64),
             np.zeros((n, O_SIZE), np.int64))
+
+
+#: the row cache's probes per lookup before a row is computed without it
+_PROBES = 16
+#: the row cache's largest table (entries)
+_CACHE_MAX = 1 << 15
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def new_row_cache(n_entries):
+    """An empty row cache for :func:`tabled_likelihood` with room for about
+    ``n_entries`` rows' factors: ``ckey`` (``int64``) and ``cval``
+    (``float64``), of the power of two at least ``2 * n_entries`` in size (at
+    most 32,768 entries; ``n_entries < 1``: size 1, no caching). A key
+    ``(hand << 9) | (row + 1)`` (0: free) maps to the row's log factor."""
+    size = 1
+    if n_entries > 0:
+        size = 64
+        while size < 2 * n_entries and size < _CACHE_MAX:
+            size *= 2
+    return np.zeros(size, np.int64), np.zeros(size, np.float64)
 
 
 @njit(cache=True)
@@ -166,55 +189,103 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
 
 
 @njit(cache=True)
-def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf):
+def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, ckey,
+                      cval):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
     for the same events and seat ``me``). 0.0 when a seat's hand then could
-    not have made its play, or could have played where it passed. ``buf`` a move buffer and
-    hard's scratch ``feats, vals, wi, wf`` are overwritten, and so are the
-    tabled hands (each world writes its own)."""
+    not have made its play, or could have played where it passed. ``buf`` a
+    move buffer and hard's scratch ``feats, vals, wi, wf`` are overwritten,
+    and so are the tabled hands (each world writes its own).
+
+    A play row's factor depends on the world only through the seat's hand
+    then, so it is kept in the row cache ``ckey, cval``
+    (:func:`new_row_cache`, shared by the worlds of one search, the same
+    tables and ``tau``): a world whose seat holds a hand seen before at that
+    row reads the factor instead of evaluating ``hard`` again. The factors
+    are summed in row order either way, so the result is the same to the
+    bit with or without the cache."""
     kinds = K.track_kinds(rv)
     logw = 0.0
+    cmask = np.uint64(ckey.shape[0] - 1)
+    shift = np.uint64(64)
+    while (np.uint64(1) << (np.uint64(64) - shift)) < np.uint64(ckey.shape[0]):
+        shift -= np.uint64(1)
     for d in range(nd):
         s = meta[d, T_SEAT]
         h = wst[L.S_HAND + s] | meta[d, T_LATER]
-        st = states[d]
-        st[L.S_HAND + s] = h
-        n = K.legal_moves(st, rv, buf)
-        if meta[d, T_KIND] == _T_PASS:
-            if n > 0:
-                return 0.0
-            continue
-        if n > 1:
-            t = meta[d, T_TILE]
-            e = meta[d, T_END]
-            lead = meta[d, T_LEAD] != 0
-            j = -1
-            for c in range(n):
-                bc = buf[c]
-                if bc == L.MOVE_REPLACE or (bc >> 2) != t:
-                    continue
-                ke = bc & 3
-                if lead or ke == e or (
-                        st[L.S_END_PIP + ke] == st[L.S_END_PIP + e]
-                        and (not kinds or st[L.S_END_KIND + ke] == st[L.S_END_KIND + e])):
-                    j = c
+        slot = -1
+        if meta[d, T_KIND] == _T_PLAY and ckey.shape[0] > 1 and d < 511:
+            key = (h << 9) | (d + 1)
+            q = (np.uint64(key) * _MIX) >> shift
+            for _ in range(_PROBES):
+                kq = ckey[np.int64(q)]
+                if kq == key:
+                    slot = -2
                     break
-            if j < 0:
-                return 0.0
-            a = obs[d]
-            a[O_HAND] = h
-            a[O_UNSEEN] = _FULL & ~h & ~st[L.S_PLAYED]
-            hard_eval_into(st, rv, a, buf, n, hw, feats, vals, wi, wf)
-            vmax = -np.inf
-            for c in range(n):
-                if vals[c] > vmax:
-                    vmax = vals[c]
-            z = 0.0
-            for c in range(n):
-                if vals[c] > -np.inf:
-                    z += np.exp((vals[c] - vmax) / tau)
-            if not vals[j] > -np.inf:
-                return 0.0
-            logw += (vals[j] - vmax) / tau - np.log(z)
+                if kq == 0:
+                    slot = np.int64(q)
+                    break
+                q = (q + np.uint64(1)) & cmask
+            if slot == -2:
+                f = cval[np.int64(q)]
+                if f == -np.inf:
+                    return 0.0
+                logw += f
+                continue
+        f = _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, kinds)
+        if slot >= 0:
+            ckey[slot] = (h << 9) | (d + 1)
+            cval[slot] = f
+        if f == -np.inf:
+            return 0.0
+        logw += f
     return np.exp(logw)
+
+
+@njit(cache=True, inline="always")
+def _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, kinds):
+    """The log factor of row ``d`` of the play tables with the seat ``s``'s
+    hand then ``h``: -inf where the hand could not have made the play (or
+    could have played where it passed), 0.0 for a forced move, else the
+    log of the softmax probability of the move played."""
+    st = states[d]
+    st[L.S_HAND + s] = h
+    n = K.legal_moves(st, rv, buf)
+    if meta[d, T_KIND] == _T_PASS:
+        if n > 0:
+            return -np.inf
+        return 0.0
+    if n > 1:
+        t = meta[d, T_TILE]
+        e = meta[d, T_END]
+        lead = meta[d, T_LEAD] != 0
+        j = -1
+        for c in range(n):
+            bc = buf[c]
+            if bc == L.MOVE_REPLACE or (bc >> 2) != t:
+                continue
+            ke = bc & 3
+            if lead or ke == e or (
+                    st[L.S_END_PIP + ke] == st[L.S_END_PIP + e]
+                    and (not kinds or st[L.S_END_KIND + ke] == st[L.S_END_KIND + e])):
+                j = c
+                break
+        if j < 0:
+            return -np.inf
+        a = obs[d]
+        a[O_HAND] = h
+        a[O_UNSEEN] = _FULL & ~h & ~st[L.S_PLAYED]
+        hard_eval_into(st, rv, a, buf, n, hw, feats, vals, wi, wf)
+        vmax = -np.inf
+        for c in range(n):
+            if vals[c] > vmax:
+                vmax = vals[c]
+        z = 0.0
+        for c in range(n):
+            if vals[c] > -np.inf:
+                z += np.exp((vals[c] - vmax) / tau)
+        if not vals[j] > -np.inf:
+            return -np.inf
+        return (vals[j] - vmax) / tau - np.log(z)
+    return 0.0

@@ -24,7 +24,7 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ..worlds import draw_world, drawn_world_weight
-from .likelihood import new_play_tables, play_tables_into, tabled_likelihood
+from .likelihood import new_play_tables, new_row_cache, play_tables_into, tabled_likelihood
 from .rollouts import rollout
 from .settings import new_scratch
 from .solver import solve_into
@@ -41,14 +41,16 @@ BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules wi
 
 
 @njit(cache=True, inline="always")
-def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf):
+def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf,
+                 ckey, cval):
     """The weight of the world ``wst`` under the belief model ``belief``
     (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``):
     ``w`` for ``consistent``; for ``play_model``, ``w`` times the play
     model's likelihood at temperature ``tau`` with the ``hard`` weights
     ``hw`` (:func:`~dominoai.bots.pimc.likelihood.tabled_likelihood` on
-    the hand's ``nd`` tabled events ``meta, states, obs``; 0 for every
-    world when the log could not be tabled, ``nd < 0``). The other
+    the hand's ``nd`` tabled events ``meta, states, obs`` and the row cache
+    ``ckey, cval``; 0 for every world when the log could not be tabled,
+    ``nd < 0``). The other
     arguments are members of the search's ``Scratch``, passed one by one:
     this runs once per world, and numba counts a reference per member of a
     tuple on each call."""
@@ -56,7 +58,7 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
         if nd < 0:
             return 0.0    # the log did not replay (never for a real hand's log)
         return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
-                                     wi, wf)
+                                     wi, wf, ckey, cval)
     return w
 
 
@@ -145,6 +147,8 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     nd = 0
     if belief == BELIEF_PLAY_MODEL:
         nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp)
+    # a play row's factor per hand, shared by this search's worlds
+    ckey, cval = new_row_cache(n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     max_props = cfg.max_tries * n_worlds
     got = 0
     props = 0
@@ -157,7 +161,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
-                             feats, hvals, wi, wf)
+                             feats, hvals, wi, wf, ckey, cval)
         if w <= 0.0:
             continue
         got += 1
