@@ -79,6 +79,15 @@ CANDIDATES = (
      "insane:hard_plies=2,worlds=250", "insane", 45),
     ("kozel", "a sharper play model (policy_weight=2 instead of 4)", "insane:policy_weight=2.0",
      "insane", 45),
+    # diagnostics over the 2 ms limit: what a sharper belief or more worlds could give at all
+    ("block", "diagnostic, over the limit: policy_weight=0.5 at 5,000 worlds",
+     "insane:policy_weight=0.5,worlds=5000", "insane", 46),
+    ("block", "diagnostic, over the limit: policy_weight=1 at 5,000 worlds",
+     "insane:policy_weight=1.0,worlds=5000", "insane", 46),
+    ("kozel", "diagnostic, over the limit: 2,000 worlds", "insane:worlds=2000", "insane", 46),
+    # with the play model's row cache (Kozel's weighting about 40% cheaper)
+    ("kozel", "600 worlds instead of 400 (row cache)", "insane:worlds=600", "insane", 47),
+    ("kozel", "750 worlds instead of 400 (row cache)", "insane:worlds=750", "insane", 47),
 )
 
 
