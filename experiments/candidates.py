@@ -88,6 +88,30 @@ CANDIDATES = (
     # with the play model's row cache (Kozel's weighting about 40% cheaper)
     ("kozel", "600 worlds instead of 400 (row cache)", "insane:worlds=600", "insane", 47),
     ("kozel", "750 worlds instead of 400 (row cache)", "insane:worlds=750", "insane", 47),
+    ("all_fives", "exact endgame (exact=10)", "insane:exact=10", "insane", 48),
+    ("all_fives", "exact endgame (exact=6)", "insane:exact=6", "insane", 48),
+    ("all_fives", "exact endgame (exact=10), again on fresh deals", "insane:exact=10", "insane", 49,
+     1500),
+    ("all_fives", "exact endgame (exact=14)", "insane:exact=14", "insane", 49),
+    ("block", "exact endgame (exact=12)", "insane:exact=12", "insane", 49),
+    ("kozel", "exact endgame (exact=12)", "insane:exact=12", "insane", 49),
+    ("kozel", "exact endgame (exact=16)", "insane:exact=16", "insane", 49),
+    ("kozel", "exact endgame (exact=12), again on fresh deals", "insane:exact=12", "insane", 50,
+     1500),
+    ("kozel", "exact endgame (exact=14)", "insane:exact=14", "insane", 50),
+    ("block", "exact endgame (exact=8)", "insane:exact=8", "insane", 50),
+    ("block", "exact endgame (exact=10)", "insane:exact=10", "insane", 50),
+    ("block", "exact endgame (exact=12) at 2,000 nodes", "insane:exact=12,max_nodes=2000", "insane",
+     50),
+    ("block", "exact endgame (exact=12) at 80 worlds", "insane:exact=12,worlds=80", "insane", 51),
+    ("block", "exact solving from the lead (exact=14) at 40 worlds", "insane:exact=14,worlds=40",
+     "insane", 51),
+    ("kozel", "exact endgame (exact=14), again on fresh deals", "insane:exact=14", "insane", 51,
+     2000),
+    # with the plain-line solver (the same values, about 5x faster)
+    ("block", "exact endgame (exact=12), plain-line solver, on fresh deals", "insane:exact=12",
+     "insane", 52, 1500),
+    ("block", "exact endgame (exact=13), plain-line solver", "insane:exact=13", "insane", 52),
 )
 
 
