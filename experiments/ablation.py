@@ -32,6 +32,7 @@ ABLATIONS = (
     ("all_fives", "hard rollouts (rollout_policy=hard)", "insane:rollout_policy=random"),
     ("all_fives", "100 worlds instead of 40", "insane:worlds=40"),
     ("kozel", "400 worlds instead of 200", "insane:worlds=200"),
+    ("block", "exact endgame (exact=12)", "insane:exact=0"),
     ("block", "play-model weighting (policy_weight=4)", "insane:policy_weight=0"),
     ("block", "inference (what a seat cannot hold)", "insane:inference=false"),
 )

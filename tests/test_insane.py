@@ -703,13 +703,14 @@ def test_omniscient_hidden_boneyard_does_not_read_the_draw_order():
 
 def test_per_preset_defaults_apply_to_parameters_the_spec_leaves_unset():
     from dominoai.bots.pimc.bots import TUNED_DEFAULTS
-    draw, block = Match("draw", seed=1).rules, Match("block", seed=1).rules
+    draw, fives = Match("draw", seed=1).rules, Match("fives", seed=1).rules
+    assert "fives" not in TUNED_DEFAULTS
     bot = make_bot("insane:worlds=50")
     bot.use_rules(draw)
     want = dict(TUNED_DEFAULTS["draw"], worlds=50)           # the spec's worlds win
     assert {k: getattr(bot, k) for k in want} == want
     assert bot.spec == "insane:worlds=50"                     # the spec is kept as given
-    bot.use_rules(block)                                      # no block entry: declared defaults
+    bot.use_rules(fives)                                      # no fives entry: declared defaults
     assert (bot.worlds, bot.rollouts, bot.rollout_policy, bot.exact) == (50, 1, "auto", 0)
     bot.use_rules(draw)
     assert bot.rollouts == TUNED_DEFAULTS["draw"]["rollouts"]
