@@ -33,7 +33,11 @@ import pandas as pd
 #: (preset, what the candidate tries, its spec, the baseline, the seed of its
 #: deals[, its deals: default ``--deals``]). The baseline is insane's defaults when the row was measured: All
 #: Fives had 40 worlds and Kozel 200 before these rows moved them to 100 and
-#: 400 (our results files name that baseline plain "insane").
+#: 400 (our results files name that baseline plain "insane"). Block had no
+#: exact endgame before the rows of seeds 49-52 gave it ``exact=12``: those
+#: rows spell their baseline out (``insane:exact=0``); Block's earlier rows
+#: (seeds 33-46) leave ``exact`` unset in both specs, so a rerun from scratch
+#: would now play them with Block's exact endgame on both sides.
 CANDIDATES = (
     ("draw", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
     ("fives", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
@@ -93,25 +97,33 @@ CANDIDATES = (
     ("all_fives", "exact endgame (exact=10), again on fresh deals", "insane:exact=10", "insane", 49,
      1500),
     ("all_fives", "exact endgame (exact=14)", "insane:exact=14", "insane", 49),
-    ("block", "exact endgame (exact=12)", "insane:exact=12", "insane", 49),
+    ("block", "exact endgame (exact=12)", "insane:exact=12", "insane:exact=0", 49),
     ("kozel", "exact endgame (exact=12)", "insane:exact=12", "insane", 49),
     ("kozel", "exact endgame (exact=16)", "insane:exact=16", "insane", 49),
     ("kozel", "exact endgame (exact=12), again on fresh deals", "insane:exact=12", "insane", 50,
      1500),
     ("kozel", "exact endgame (exact=14)", "insane:exact=14", "insane", 50),
-    ("block", "exact endgame (exact=8)", "insane:exact=8", "insane", 50),
-    ("block", "exact endgame (exact=10)", "insane:exact=10", "insane", 50),
-    ("block", "exact endgame (exact=12) at 2,000 nodes", "insane:exact=12,max_nodes=2000", "insane",
+    ("block", "exact endgame (exact=8)", "insane:exact=8", "insane:exact=0", 50),
+    ("block", "exact endgame (exact=10)", "insane:exact=10", "insane:exact=0", 50),
+    ("block", "exact endgame (exact=12) at 2,000 nodes", "insane:exact=12,max_nodes=2000", "insane:exact=0",
      50),
-    ("block", "exact endgame (exact=12) at 80 worlds", "insane:exact=12,worlds=80", "insane", 51),
+    ("block", "exact endgame (exact=12) at 80 worlds", "insane:exact=12,worlds=80", "insane:exact=0", 51),
     ("block", "exact solving from the lead (exact=14) at 40 worlds", "insane:exact=14,worlds=40",
-     "insane", 51),
+     "insane:exact=0", 51),
     ("kozel", "exact endgame (exact=14), again on fresh deals", "insane:exact=14", "insane", 51,
      2000),
     # with the plain-line solver (the same values, about 5x faster)
     ("block", "exact endgame (exact=12), plain-line solver, on fresh deals", "insane:exact=12",
-     "insane", 52, 1500),
-    ("block", "exact endgame (exact=13), plain-line solver", "insane:exact=13", "insane", 52),
+     "insane:exact=0", 52, 1500),
+    ("block", "exact endgame (exact=13), plain-line solver", "insane:exact=13", "insane:exact=0", 52),
+    ("kozel", "a sharper play model with more worlds (policy_weight=2, 700 worlds)",
+     "insane:policy_weight=2.0,worlds=700", "insane", 53),
+    ("kozel", "policy_weight=3 at 600 worlds", "insane:policy_weight=3.0,worlds=600", "insane", 53),
+    ("all_fives", "the play model where tiles are drawn (at 100 worlds), again on fresh deals",
+     "insane:draw_weight=true", "insane", 54, 2000),
+    # Block against its new defaults (exact=12)
+    ("block", "300 worlds with the exact endgame", "insane:worlds=300", "insane", 55),
+    ("block", "exact solving from the lead (exact=14)", "insane:exact=14", "insane", 55),
 )
 
 
