@@ -368,26 +368,27 @@ class OmniscientBot(_SearchBot):
         return Move.from_code(self.analyze_with_state(observation, state).move)
 
 
-#: insane's own defaults per preset (issue 11): a setting enters here only
-#: when the tuning study's best beat the declared defaults head to head on
-#: fresh duplicate deals, paired 95% interval above 0, under the study's
-#: limit of 2 ms median per decision (``experiments/tune.py``; the
-#: verdicts, intervals and sample sizes are in docs/tuning.md). Draw: +0.79
-#: [0.07, 1.52] points per hand; All Fives: +1.82 [0.82, 2.83] (2,000 deals
-#: each). The studies' ``policy_weight`` is left out: it has no effect where
-#: tiles are drawn. Block and Kozel keep the declared defaults (their best
-#: trials were not better). Issue 14 then filled the 2 ms by CPU time (the
-#: studies had limited wall time under load): All Fives 100 worlds instead of
-#: 40, +2.20 [1.05, 3.34] (1.89 ms), and Kozel 400 instead of 200, +1.61
-#: [0.61, 2.62] (1.49 ms), each against the previous defaults on 1,000 deals
-#: (``experiments/candidates.py``; docs/insane.md, "Candidates"). Block: the
-#: exact endgame at 12 tiles, +0.43 [0.17, 0.69] on 1,000 deals, then with
-#: the plain-line solver +0.51 [0.30, 0.72] on 1,500 fresh ones (1.21 ms).
+#: insane's own defaults per preset (issues 11 and 14): a setting enters
+#: here only when it beat the defaults of the time head to head on fresh
+#: duplicate deals, paired 95% interval above 0, at most 2 ms median CPU
+#: per decision (the verdicts, intervals and sample sizes are in
+#: docs/tuning.md and docs/insane.md, "Candidates"). Draw, from tuning
+#: (``experiments/tune.py``): +0.79 [0.07, 1.52] points per hand on 2,000
+#: deals. All Fives: hard rollouts from tuning, +1.82 [0.82, 2.83] (2,000
+#: deals), and 100 worlds instead of 40, +2.20 [1.05, 3.34] on 1,000
+#: (``experiments/candidates.py``; the studies had limited wall time under
+#: load). Block: the exact endgame at 12 tiles, +0.43 [0.17, 0.69] on 1,000
+#: deals, then +0.51 [0.30, 0.72] on 1,500 fresh ones with the plain-line
+#: solver (1.21 ms). Kozel: 400 worlds instead of 200, +1.61 [0.61, 2.62]
+#: on 1,000, then 600 worlds at policy_weight 3, +1.01 [0.04, 1.97] on
+#: 1,000 and +1.26 [0.53, 2.00] on 2,000 fresh deals (1.59 ms). The tuning
+#: studies' ``policy_weight`` is left out where tiles are drawn (it has no
+#: effect there by default).
 TUNED_DEFAULTS: dict[str, dict] = {
     "draw": {"worlds": 378, "rollouts": 2, "rollout_policy": "random", "exact": 12},
     "block": {"exact": 12},
     "all_fives": {"worlds": 100, "rollout_policy": "hard"},
-    "kozel": {"worlds": 400},
+    "kozel": {"worlds": 600, "policy_weight": 3.0},
 }
 InsaneBot.PRESET_DEFAULTS = TUNED_DEFAULTS
 # omniscient runs the same search on the true world: the same settings
