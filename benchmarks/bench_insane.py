@@ -88,8 +88,10 @@ def positions(preset: str, n: int, seed: int) -> list:
 def bench(obs_list: list, worlds: int, rollouts: int, policy: str, seed: int) -> dict:
     from dominoai.bots.pimc import InsaneBot
 
-    # every search setting explicit: the per-preset defaults (draw, all_fives)
-    # would otherwise change what is timed from preset to preset
+    # every search setting explicit (exact=0 too): the per-preset defaults
+    # (TUNED_DEFAULTS: Draw, Block, All Fives, Kozel) would otherwise change
+    # what is timed from preset to preset; the play model's temperature is
+    # the preset's default
     bot = InsaneBot(seed=seed, worlds=worlds, rollouts=rollouts, rollout_policy=policy, exact=0)
     for obs in obs_list[: min(20, len(obs_list))]:
         bot.act(obs)  # warm up (compilation, caches)

@@ -124,6 +124,8 @@ CANDIDATES = (
     # Block against its new defaults (exact=12)
     ("block", "300 worlds with the exact endgame", "insane:worlds=300", "insane", 55),
     ("block", "exact solving from the lead (exact=14)", "insane:exact=14", "insane", 55),
+    ("kozel", "policy_weight=3 at 600 worlds, again on fresh deals",
+     "insane:policy_weight=3.0,worlds=600", "insane", 56, 2000),
 )
 
 

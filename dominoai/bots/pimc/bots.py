@@ -70,7 +70,7 @@ _COMMON = {
                         "plays (every seat) before the rest of the hand is played at random; "
                         "0 = hard to the end", min=0, low=0, high=12),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
-                         "search stops between worlds once the budget is spent", min=0.0),
+                         "search stops between chunks of worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
                    "at most this many tiles can still be played (hands plus drawable "
                    "boneyard); 0 = never", min=0, low=0, high=12),
