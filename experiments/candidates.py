@@ -37,7 +37,10 @@ import pandas as pd
 #: exact endgame before the rows of seeds 49-52 gave it ``exact=12``: those
 #: rows spell their baseline out (``insane:exact=0``); Block's earlier rows
 #: (seeds 33-46) leave ``exact`` unset in both specs, so a rerun from scratch
-#: would now play them with Block's exact endgame on both sides.
+#: would now play them with Block's exact endgame on both sides. Kozel's
+#: rows before seed 57 were measured at 400 worlds and ``policy_weight=4``;
+#: the rows that moved it to 600 worlds at 3 (seeds 53, 56) spell that
+#: baseline out, the others leave it to the defaults of their time.
 CANDIDATES = (
     ("draw", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
     ("fives", "the play model where tiles are drawn", "insane:draw_weight=true", "insane", 31),
@@ -118,14 +121,17 @@ CANDIDATES = (
     ("block", "exact endgame (exact=13), plain-line solver", "insane:exact=13", "insane:exact=0", 52),
     ("kozel", "a sharper play model with more worlds (policy_weight=2, 700 worlds)",
      "insane:policy_weight=2.0,worlds=700", "insane", 53),
-    ("kozel", "policy_weight=3 at 600 worlds", "insane:policy_weight=3.0,worlds=600", "insane", 53),
+    ("kozel", "policy_weight=3 at 600 worlds", "insane:policy_weight=3.0,worlds=600",
+     "insane:policy_weight=4.0,worlds=400", 53),
     ("all_fives", "the play model where tiles are drawn (at 100 worlds), again on fresh deals",
      "insane:draw_weight=true", "insane", 54, 2000),
     # Block against its new defaults (exact=12)
     ("block", "300 worlds with the exact endgame", "insane:worlds=300", "insane", 55),
     ("block", "exact solving from the lead (exact=14)", "insane:exact=14", "insane", 55),
     ("kozel", "policy_weight=3 at 600 worlds, again on fresh deals",
-     "insane:policy_weight=3.0,worlds=600", "insane", 56, 2000),
+     "insane:policy_weight=3.0,worlds=600", "insane:policy_weight=4.0,worlds=400", 56, 2000),
+    ("kozel", "policy_weight=3 at 400 worlds (against the former defaults)",
+     "insane:policy_weight=3.0,worlds=400", "insane:policy_weight=4.0,worlds=400", 57, 2000),
 )
 
 
