@@ -43,32 +43,6 @@ def order_moves(buf, n):
         buf[j + 1] = c
 
 
-@njit(cache=True, inline="always")
-def _open_node(d, n, mx, nm, idx, best, maxi):
-    """Start node ``d`` of the explicit stack: ``n`` moves, maximising when
-    ``mx`` (the searching seat's side moves), no child taken yet."""
-    nm[d] = n
-    maxi[d] = 1 if mx else 0
-    best[d] = -_BIG if mx else _BIG
-    idx[d] = 0
-
-
-@njit(cache=True, inline="always")
-def _back_up(d, v, maxi, best, alpha, beta):
-    """Take a child's value ``v`` into node ``d``: its best so far and its
-    alpha-beta window."""
-    if maxi[d]:
-        if v > best[d]:
-            best[d] = v
-        if v > alpha[d]:
-            alpha[d] = v
-    else:
-        if v < best[d]:
-            best[d] = v
-        if v < beta[d]:
-            beta[d] = v
-
-
 @njit(cache=True)
 def solve(ws, rv, seat):
     """:func:`solve_into` on the scratch ``ws``
@@ -114,13 +88,26 @@ def solve_into(stack, bufs, meta, rv, ev, seat, p0, nodes):
                 return 0
             n = K.legal_moves(st, rv, bufs[d])
             order_moves(bufs[d], n)
-            _open_node(d, n, K.side_of(rv, st[L.S_CUR]) == K.side_of(rv, seat), nm, idx, best, maxi)
+            nm[d] = n
+            mx = K.side_of(rv, st[L.S_CUR]) == K.side_of(rv, seat)
+            maxi[d] = 1 if mx else 0
+            best[d] = -_BIG if mx else _BIG
+            idx[d] = 0
         else:
             # v is the value of node d: hand it to the parent
             if d == 0:
                 return v
             d -= 1
-            _back_up(d, v, maxi, best, alpha, beta)
+            if maxi[d]:
+                if v > best[d]:
+                    best[d] = v
+                if v > alpha[d]:
+                    alpha[d] = v
+            else:
+                if v < best[d]:
+                    best[d] = v
+                if v < beta[d]:
+                    beta[d] = v
             if alpha[d] >= beta[d] or idx[d] >= nm[d]:
                 v = best[d]
                 continue
@@ -210,12 +197,25 @@ def solve_line_into(stack, bufs, meta, rv, seat, p0, nodes):
                 return 0
             n = _line_moves(st, bufs[d])
             order_moves(bufs[d], n)
-            _open_node(d, n, K.side_of(rv, st[L.S_CUR]) == own, nm, idx, best, maxi)
+            nm[d] = n
+            mx = K.side_of(rv, st[L.S_CUR]) == own
+            maxi[d] = 1 if mx else 0
+            best[d] = -_BIG if mx else _BIG
+            idx[d] = 0
         else:
             if d == 0:
                 return v
             d -= 1
-            _back_up(d, v, maxi, best, alpha, beta)
+            if maxi[d]:
+                if v > best[d]:
+                    best[d] = v
+                if v > alpha[d]:
+                    alpha[d] = v
+            else:
+                if v < best[d]:
+                    best[d] = v
+                if v < beta[d]:
+                    beta[d] = v
             if alpha[d] >= beta[d] or idx[d] >= nm[d]:
                 v = best[d]
                 continue
