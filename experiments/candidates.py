@@ -132,6 +132,8 @@ CANDIDATES = (
      "insane:policy_weight=3.0,worlds=600", "insane:policy_weight=4.0,worlds=400", 56, 2000),
     ("kozel", "policy_weight=3 at 400 worlds (against the former defaults)",
      "insane:policy_weight=3.0,worlds=400", "insane:policy_weight=4.0,worlds=400", 57, 2000),
+    ("kozel", "policy_weight=3 at 600 worlds, a third time on fresh deals",
+     "insane:policy_weight=3.0,worlds=600", "insane:policy_weight=4.0,worlds=400", 58, 2000),
 )
 
 
