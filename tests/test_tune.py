@@ -47,7 +47,9 @@ def test_space_from_declarations():
     assert list(make_space("hard", "", "")[0]) == list(bot_params("hard"))
     # defaults drop out, except where a preset has its own default (worlds in draw)
     assert spec_of("insane", {"worlds": 200, "rollouts": 2, "hard_void": 6.0}) == "insane:worlds=200,rollouts=2"
-    assert spec_of("insane", {"policy_weight": 4.0, "hard_void": 6.0}) == "insane"
+    assert spec_of("insane", {"inference": True, "hard_void": 6.0}) == "insane"
+    # Kozel has a policy_weight of its own, so a policy_weight given stays
+    assert spec_of("insane", {"policy_weight": 4.0, "hard_void": 6.0}) == "insane:policy_weight=4.0"
     assert spec_of("insane", {"hard_void": 3.5}) == "insane:hard_void=3.5"
 
 
@@ -98,9 +100,9 @@ def test_planted_optimum_ranks_first(planted):
     df = res.trials
     assert set(df["state"]) == {"COMPLETE"} and len(df) == 4
     # the parameters some preset gives its own default (worlds, rollouts, exact in
-    # draw) stay in the spec when set: in block they equal the declared defaults
-    w200 = "insane:worlds=200,rollouts=1,rollout_policy=random,exact=0"
-    w1 = "insane:worlds=1,rollouts=1,rollout_policy=random,exact=0"
+    # draw, policy_weight in kozel) stay in the spec when set
+    w200 = "insane:worlds=200,rollouts=1,rollout_policy=random,exact=0,policy_weight=4.0"
+    w1 = "insane:worlds=1,rollouts=1,rollout_policy=random,exact=0,policy_weight=4.0"
     assert set(df["spec"]) == {w200, w1}
     assert res.best_spec == w200
     v = df.groupby("spec")["value"].agg(["min", "max"])

@@ -71,8 +71,11 @@ def bot_params_text(name: str) -> str:
              (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text() else "-",
              " ".join(p.help.split()))
             for k, p in params.items()]
-    w = [max(len(r[i]) for r in rows + [("name", "type", "default", "range", "")]) for i in range(4)]
-    head = f"{'name':<{w[0]}}  {'type':<{w[1]}}  {'default':<{w[2]}}  {'range':<{w[3]}}  meaning"
+    # "tune range": what ``dominoai tune`` searches; a spec may go outside it
+    # (down to the declared minimum)
+    w = [max(len(r[i]) for r in rows + [("name", "type", "default", "tune range", "")])
+         for i in range(4)]
+    head = f"{'name':<{w[0]}}  {'type':<{w[1]}}  {'default':<{w[2]}}  {'tune range':<{w[3]}}  meaning"
     out = [head]
     for r in rows:
         pre = f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]:<{w[3]}}  "
