@@ -134,6 +134,10 @@ CANDIDATES = (
      "insane:policy_weight=3.0,worlds=400", "insane:policy_weight=4.0,worlds=400", 57, 2000),
     ("kozel", "policy_weight=3 at 600 worlds, a third time on fresh deals",
      "insane:policy_weight=3.0,worlds=600", "insane:policy_weight=4.0,worlds=400", 58, 2000),
+    ("all_fives", "the play model where tiles are drawn, sharper (policy_weight=2)",
+     "insane:draw_weight=true,policy_weight=2.0", "insane", 59, 2000),
+    ("all_fives", "the play model where tiles are drawn (at 100 worlds), a third time",
+     "insane:draw_weight=true", "insane", 60, 2000),
 )
 
 
