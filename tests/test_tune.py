@@ -84,6 +84,9 @@ def test_bots_command(capsys):
     assert err.count("\n") == 1
     # the listing names the peer bots too, which load on first use
     assert "insane" in err and "ismcts" in err and "pydominoes-pab" in err
+    assert main(["bots", "insane:exact=-3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give a bot's name" in err and "'insane'" in err
 
 
 # ---------------------------------------------------------------- a planted optimum

@@ -61,9 +61,13 @@ def bots_text() -> str:
 def bot_params_text(name: str) -> str:
     """The parameters of bot ``name``: default, tunable range, meaning.
 
-    :raises ValueError: an unknown bot.
+    :raises ValueError: an unknown bot, or a spec (``insane:worlds=50``)
+        instead of a name.
     """
     from ..bots.base import bot_params
+    if ":" in name:
+        raise ValueError(f"{name!r}: give a bot's name (e.g. {name.split(':', 1)[0]!r}), "
+                         "not a spec with parameters")
     params = bot_params(name)
     if not params:
         return f"{name}: no parameters but seed"
