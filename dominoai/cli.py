@@ -495,6 +495,16 @@ def _warm_up(args, bots: list[str], overrides: dict) -> None:
                           **overrides)
     except (ValueError, TypeError):
         return
+    from pathlib import Path
+
+    from .tournament.schedule import _check_bots
+    from .tournament.storage import results_format
+    try:   # bad input (a bot listed twice, a results file's name) before any compiling
+        if args.out:
+            results_format(Path(args.out))
+        _check_bots(bots, rules)
+    except ValueError:
+        return   # run_tournament reports it, in one line
     from ._compile import warm_up_tournament
     warm_up_tournament(rules, bots, progress=args.progress)
 

@@ -70,8 +70,10 @@ def test_tournament_analysis_in_the_records(tmp_path, capsys):
     (["tournament", "--bots", "easy,,medium"], "empty spec"),
     (["tournament", "--bots", "easy,insane:"], "':' with no parameters"),
     (["tournament", "--bots", "easy,medium", "--hands", "2", "--target", "50"], "needs --matches"),
-    (["tournament", "--bots", "insane:policy_weight=4.0,insane,hard"],
-     "bot 'insane' is listed twice (the same bot as 'insane:policy_weight=4.0')"),
+    # (inference has no per-preset default, so inference=true is plain insane;
+    # policy_weight=4.0 is not since Kozel's is 3)
+    (["tournament", "--bots", "insane:inference=true,insane,hard"],
+     "bot 'insane' is listed twice (the same bot as 'insane:inference=true')"),
     (["tournament", "--bots", "easy,insane:policy_weight=0.01"], "must be 0 (off) or at least 0.1"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsys):
