@@ -381,7 +381,8 @@ class OmniscientBot(_SearchBot):
 #: deals, then +0.51 [0.30, 0.72] on 1,500 fresh ones with the plain-line
 #: solver (1.21 ms). Kozel: 400 worlds instead of 200, +1.61 [0.61, 2.62]
 #: on 1,000, then 600 worlds at policy_weight 3, +1.01 [0.04, 1.97] on
-#: 1,000 and +1.26 [0.53, 2.00] on 2,000 fresh deals (1.59 ms). The tuning
+#: 1,000, +1.26 [0.53, 2.00] and +0.47 [-0.22, 1.16] on 2,000 fresh deals
+#: each (1.59 ms; about +0.9 over the three). The tuning
 #: studies' ``policy_weight`` is left out where tiles are drawn (it has no
 #: effect there by default).
 TUNED_DEFAULTS: dict[str, dict] = {
