@@ -658,3 +658,20 @@ def test_hand_wins_count_points_not_who_went_out():
                              points=pts, margin=float(pts - other), won=won))
     p = pairing_stats(pd.DataFrame(rows)).iloc[0]
     assert (p.wins_a, p.wins_b, p.draws) == (1, 1, 1)
+
+
+def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
+    """Two specs are one bot when they play alike under the rules: Block's
+    insane has exact=12 of its own, Kozel's 600 worlds, Draw's exact=12;
+    in Fives none of these is a default of its own."""
+    from dominoai import get_rules
+    from dominoai.tournament.schedule import _check_bots
+
+    for preset, twin in (("block", "insane:exact=12"), ("kozel", "insane:worlds=600"),
+                         ("draw", "insane:exact=12"), ("fives", "insane:exact=0")):
+        with pytest.raises(ValueError, match=r"listed twice \(the same bot as \(?'insane'"):
+            _check_bots(["insane", twin], get_rules(preset))     # Kozel: as a pair
+    assert _check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
+    assert _check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
+                                                                              "insane:exact=12"]
+    assert _check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]

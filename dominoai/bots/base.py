@@ -172,7 +172,7 @@ class BaseBot:
         """The spec string that rebuilds this bot: the parameters that differ
         from their declared default, and those the spec set that some preset
         gives a default of its own (:attr:`PRESET_DEFAULTS`): ``insane`` and
-        ``insane:exact=0`` are the same bot in Block but not in Draw."""
+        ``insane:exact=0`` are the same bot in Fives but not in Draw."""
         preset_keys = {k for d in self.PRESET_DEFAULTS.values() for k in d}
         parts = [f"{k}={v}" for k, v in self.params.items()
                  if v != self.PARAMS[k].default or (k in self.given and k in preset_keys)]

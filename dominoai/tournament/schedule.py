@@ -74,7 +74,7 @@ def _check_bots(bots, rules: Rules) -> list:
         raise ValueError("no bots given")
     seen = {}
     for b in out:
-        key = tuple(_canonical(x) for x in b) if isinstance(b, tuple) else _canonical(b)
+        key = tuple(_canonical(x, rules) for x in b) if isinstance(b, tuple) else _canonical(b, rules)
         if key in seen:
             same = "" if seen[key] == b else f" (the same bot as {seen[key]!r})"
             raise ValueError(f"bot {b!r} is listed twice{same}")
@@ -82,14 +82,21 @@ def _check_bots(bots, rules: Rules) -> list:
     return out
 
 
-def _canonical(spec: str) -> str:
-    """The spec a registered bot gives itself (defaults dropped, e.g.
-    ``insane:worlds=200`` -> ``insane``); the spec as given when it does not build."""
+def _canonical(spec: str, rules: Rules | None = None):
+    """What makes a bot the bot it is: the spec a registered bot gives
+    itself (defaults dropped, e.g. ``insane:worlds=200`` -> ``insane``), or,
+    under ``rules``, its name, seed and every parameter's value once the
+    preset's own defaults apply (``insane`` and ``insane:exact=12`` are one
+    bot in Block); the spec as given when it does not build."""
     from ..bots import make_bot
     try:
-        return make_bot(spec).spec
+        bot = make_bot(spec)
     except Exception:
         return spec
+    if rules is None or not getattr(bot, "PARAMS", None) or not hasattr(bot, "use_rules"):
+        return bot.spec
+    bot.use_rules(rules)
+    return (bot.name, bot.seed, tuple((k, getattr(bot, k)) for k in bot.PARAMS))
 
 
 def pairings(bots: Sequence, rules: Rules) -> list[tuple]:
