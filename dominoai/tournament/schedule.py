@@ -82,18 +82,18 @@ def _check_bots(bots, rules: Rules) -> list:
     return out
 
 
-def _canonical(spec: str, rules: Rules | None = None):
-    """What makes a bot the bot it is: the spec a registered bot gives
-    itself (defaults dropped, e.g. ``insane:worlds=200`` -> ``insane``), or,
-    under ``rules``, its name, seed and every parameter's value once the
-    preset's own defaults apply (``insane`` and ``insane:exact=12`` are one
-    bot in Block); the spec as given when it does not build."""
+def _canonical(spec: str, rules: Rules):
+    """What makes a bot the bot it is under ``rules``: its name, seed and
+    every parameter's value once the preset's own defaults apply
+    (``insane`` and ``insane:exact=12`` are one bot in Block); for a bot
+    without parameters the spec it gives itself; the spec as given when it
+    does not build."""
     from ..bots import make_bot
     try:
         bot = make_bot(spec)
     except Exception:
         return spec
-    if rules is None or not getattr(bot, "PARAMS", None) or not hasattr(bot, "use_rules"):
+    if not getattr(bot, "PARAMS", None) or not hasattr(bot, "use_rules"):
         return bot.spec
     bot.use_rules(rules)
     return (bot.name, bot.seed, tuple((k, getattr(bot, k)) for k in bot.PARAMS))

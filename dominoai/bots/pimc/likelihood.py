@@ -207,35 +207,33 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     bit with or without the cache."""
     kinds = K.track_kinds(rv)
     logw = 0.0
-    cmask = np.uint64(ckey.shape[0] - 1)
-    shift = np.uint64(64)
-    while (np.uint64(1) << (np.uint64(64) - shift)) < np.uint64(ckey.shape[0]):
-        shift -= np.uint64(1)
+    cmask = ckey.shape[0] - 1     # the table's size is a power of two
     for d in range(nd):
         s = meta[d, T_SEAT]
         h = wst[L.S_HAND + s] | meta[d, T_LATER]
-        slot = -1
-        if meta[d, T_KIND] == _T_PLAY and ckey.shape[0] > 1 and d < 511:
-            key = (h << 9) | (d + 1)
-            q = (np.uint64(key) * _MIX) >> shift
+        key = (h << 9) | (d + 1)
+        slot = -1                    # a free slot to store the factor in, if any
+        if meta[d, T_KIND] == _T_PLAY and cmask > 0 and d < 511:
+            q = np.int64((np.uint64(key) * _MIX) >> np.uint64(32)) & cmask
+            hit = False
             for _ in range(_PROBES):
-                kq = ckey[np.int64(q)]
+                kq = ckey[q]
                 if kq == key:
-                    slot = -2
+                    hit = True
                     break
                 if kq == 0:
-                    slot = np.int64(q)
+                    slot = q
                     break
-                q = (q + np.uint64(1)) & cmask
-            if slot == -2:
-                f = cval[np.int64(q)]
+                q = (q + 1) & cmask
+            if hit:
+                f = cval[q]
                 if f == -np.inf:
                     return 0.0
                 logw += f
                 continue
         f = _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, kinds)
         if slot >= 0:
-            ckey[slot] = (h << 9) | (d + 1)
+            ckey[slot] = key
             cval[slot] = f
         if f == -np.inf:
             return 0.0

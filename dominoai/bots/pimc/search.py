@@ -71,11 +71,11 @@ def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, e
     ``stack, bufs, meta, nodes``, full window: values, not only the best;
     ``vals`` one per move; on a plain line
     :func:`~dominoai.bots.pimc.solver.solve_line_into`, the same values
-    faster) when ``exact > 0``, at most ``exact`` tiles can
-    still be played and no move's solve passes ``nodes[1]`` nodes; else the
-    sum of ``rollouts`` rollouts per move with the policy ``policy`` (with
-    ``hard``, ``plies`` moves of it before random ones; 0: all), all moves of a rollout with the same random numbers (drawn
-    from ``rs``; ``path`` is ``fast.playout_path(rv)``, the random policy's
+    faster) when ``exact > 0``, at most ``exact`` tiles can still be played
+    and no move's solve passes ``nodes[1]`` nodes; else the sum of
+    ``rollouts`` rollouts per move with the policy ``policy`` (with
+    ``hard``, ``plies`` moves of it before random ones; 0: all), all moves
+    of a rollout with the same random numbers (drawn from ``rs``; ``path`` is ``fast.playout_path(rv)``, the random policy's
     fused loop). The settings and the ``Scratch`` members are passed one by
     one (see :func:`world_weight`): inlined or not, a tuple argument costs a
     reference count per member per world."""
