@@ -104,12 +104,14 @@ class _SearchBot(BaseBot):
         return np.ascontiguousarray(codes, np.int64)
 
     def _settings(self, rv: np.ndarray, belief: int = BELIEF_CONSISTENT,
-                  tau: float = 0.0) -> SearchSettings:
+                  tau: float = 0.0, mix: float = 0.0, tau_sharp: float = 0.3,
+                  resample: int = 1) -> SearchSettings:
         return SearchSettings.make(rollouts=self.rollouts,
                                    policy=rollout_policy_id(self.rollout_policy, rv),
                                    belief=belief, tau=tau, exact=self.exact,
                                    max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
-                                   weights=self._hard_weights(), hard_plies=self.hard_plies)
+                                   weights=self._hard_weights(), hard_plies=self.hard_plies,
+                                   mix=mix, tau_sharp=tau_sharp, resample=resample)
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""
@@ -233,6 +235,17 @@ class InsaneBot(_SearchBot):
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
                                     "world tells; never in Dominoball (replacements)"),
+                  hard_prior=Param(float, 0.0, "with the play model: the prior probability "
+                                   "that a seat plays as hard does (a softmax at the sharp "
+                                   "temperature sharp_weight), mixed per seat and hand with "
+                                   "policy_weight's softmax; 0 = off",
+                                   min=0.0, low=0.0, high=0.9),
+                  sharp_weight=Param(float, 0.3, "the temperature of hard_prior's sharp model "
+                                     "(value units)", min=0.05, low=0.1, high=1.0, log=True),
+                  resample=Param(int, 1, "weigh this many sampled worlds per world scored and "
+                                 "score worlds drawn from them in proportion to their weights "
+                                 "(1 = score every sampled world by its weight)",
+                                 min=1, low=1, high=8),
                   **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
@@ -241,6 +254,9 @@ class InsaneBot(_SearchBot):
             # exp(value / tau) underflows: most worlds would get weight 0
             raise ValueError(f"bot 'insane': parameter policy_weight must be 0 (off) or at "
                              f"least 0.1 (got {self.policy_weight})")
+        if self.hard_prior > 1.0:
+            raise ValueError(f"bot 'insane': parameter hard_prior must be <= 1 "
+                             f"(got {self.hard_prior})")
         #: decisions searched without inference because no world of positive
         #: weight was found with it (should stay 0; a safety net for tournaments)
         self.fallbacks = 0
@@ -287,7 +303,9 @@ class InsaneBot(_SearchBot):
             # where tiles are drawn the play model reads only the plays since each
             # seat's last draw (likelihood.py), and only with draw_weight
             tau = 0.0
-        cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau)
+        cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau,
+                             self.hard_prior if tau > 0 else 0.0, self.sharp_weight,
+                             self.resample)
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 
         def chunk(moves, n, rs, acc, stats):

@@ -33,7 +33,7 @@ __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
 
 
 @njit(cache=True)
-def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
+def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws, mix=0.0, tau_sharp=0.3):
     """How likely the other seats' plays of this hand (the events
     ``evs[:nev]``, ``int64`` ``(n, 4)``) were in the world ``wst`` if each
     chose by a softmax of ``hard``'s move values (weights ``hw``, ``float64``
@@ -45,15 +45,16 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws):
     replacements only (the caller checks). 0.0 if the world contradicts
     the plays (:func:`tabled_likelihood`). ``ws``: the work arrays
     (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``buf`` and
-    hard's scratch are overwritten). The search tables the hand once for all
-    its worlds instead."""
+    hard's scratch are overwritten). ``mix``, ``tau_sharp``: the mixture
+    with a sharp model of each seat (:func:`tabled_likelihood`; 0: off). The
+    search tables the hand once for all its worlds instead."""
     meta, states, obs = new_play_tables(nev)
     nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
     if nd < 0:
         return 0.0
     ckey, cval = new_row_cache(0)
     return tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, ws.buf, ws.feats,
-                             ws.hvals, ws.wi, ws.wf, ckey, cval)
+                             ws.hvals, ws.wi, ws.wf, ckey, cval, mix, tau_sharp)
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
@@ -85,15 +86,16 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 def new_row_cache(n_entries):
     """An empty row cache for :func:`tabled_likelihood` with room for about
     ``n_entries`` rows' factors: ``ckey`` (``int64``) and ``cval``
-    (``float64``), of the power of two at least ``2 * n_entries`` in size (at
-    most 32,768 entries; ``n_entries < 1``: size 1, no caching). A key
-    ``(hand << 9) | (row + 1)`` (0: free) maps to the row's log factor."""
+    (``float64``, ``(size, 2)``), of the power of two at least ``2 *
+    n_entries`` in size (at most 32,768 entries; ``n_entries < 1``: size 1,
+    no caching). A key ``(hand << 9) | (row + 1)`` (0: free) maps to the
+    row's log factors at the two temperatures (the second 0.0 unless mixing)."""
     size = 1
     if n_entries > 0:
         size = 64
         while size < 2 * n_entries and size < _CACHE_MAX:
             size *= 2
-    return np.zeros(size, np.int64), np.zeros(size, np.float64)
+    return np.zeros(size, np.int64), np.zeros((size, 2), np.float64)
 
 
 @njit(cache=True)
@@ -190,7 +192,7 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
 
 @njit(cache=True)
 def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, ckey,
-                      cval):
+                      cval, mix=0.0, tau_sharp=0.3):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
     for the same events and seat ``me``). 0.0 when a seat's hand then could
@@ -198,24 +200,39 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     move buffer and hard's scratch ``feats, vals, wi, wf`` are overwritten,
     and so are the tabled hands (each world writes its own).
 
+    ``mix`` (0 to 1; 0: off) makes the model a mixture per seat and hand:
+    with prior probability ``mix`` a seat plays as ``hard`` does, the
+    softmax at the sharp temperature ``tau_sharp`` (> 0), else at ``tau``.
+    A world's likelihood is then the product over the seats of ``mix *
+    L_sharp(seat) + (1 - mix) * L_tau(seat)``, each ``L`` the product of
+    that seat's rows (so the plays of a seat that keeps playing hard's best
+    move soon favour the sharp model, one that does not the broad one).
+
     A play row's factor depends on the world only through the seat's hand
     then, so it is kept in the row cache ``ckey, cval``
     (:func:`new_row_cache`, shared by the worlds of one search, the same
-    tables and ``tau``): a world whose seat holds a hand seen before at that
-    row reads the factor instead of evaluating ``hard`` again. The factors
-    are summed in row order either way, so the result is the same to the
-    bit with or without the cache."""
+    tables and temperatures): a world whose seat holds a hand seen before at
+    that row reads the factor instead of evaluating ``hard`` again. The
+    factors are summed in row order either way, so the result is the same to
+    the bit with or without the cache."""
     kinds = K.track_kinds(rv)
     logw = 0.0
+    mixing = mix > 0.0
+    if mixing:
+        lsum = np.zeros(8, np.float64)   # per seat: the log L at tau, then at tau_sharp
+    else:
+        lsum = np.zeros(1, np.float64)
     cmask = ckey.shape[0] - 1     # the table's size is a power of two
     for d in range(nd):
         s = meta[d, T_SEAT]
         h = wst[L.S_HAND + s] | meta[d, T_LATER]
         key = (h << 9) | (d + 1)
         slot = -1                    # a free slot to store the factor in, if any
+        hit = False
+        f = 0.0
+        f2 = 0.0
         if meta[d, T_KIND] == _T_PLAY and cmask > 0 and d < 511:
             q = np.int64((np.uint64(key) * _MIX) >> np.uint64(32)) & cmask
-            hit = False
             for _ in range(_PROBES):
                 kq = ckey[q]
                 if kq == key:
@@ -226,25 +243,37 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
                     break
                 q = (q + 1) & cmask
             if hit:
-                f = cval[q]
-                if f == -np.inf:
-                    return 0.0
-                logw += f
-                continue
-        f = _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, kinds)
-        if slot >= 0:
-            ckey[slot] = key
-            cval[slot] = f
+                f = cval[q, 0]
+                f2 = cval[q, 1]
+        if not hit:
+            f, f2 = _row_factor(d, h, s, meta, states, obs, rv, tau, tau_sharp, mixing, hw, buf,
+                                feats, vals, wi, wf, kinds)
+            if slot >= 0:
+                ckey[slot] = key
+                cval[slot, 0] = f
+                cval[slot, 1] = f2
         if f == -np.inf:
             return 0.0
-        logw += f
+        if mixing:
+            lsum[s] += f
+            lsum[4 + s] += f2
+        else:
+            logw += f
+    if mixing:
+        for s in range(4):
+            a = lsum[4 + s]     # sharp (finite: a row of -inf returned above)
+            b = lsum[s]         # broad
+            m = max(a, b)
+            logw += m + np.log(mix * np.exp(a - m) + (1.0 - mix) * np.exp(b - m))
     return np.exp(logw)
 
 
 @njit(cache=True, inline="always")
-def _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, kinds):
-    """The log factor of row ``d`` of the play tables with the seat ``s``'s
-    hand then ``h``: -inf where the hand could not have made the play (or
+def _row_factor(d, h, s, meta, states, obs, rv, tau, tau_sharp, mixing, hw, buf, feats, vals,
+                wi, wf, kinds):
+    """The log factors of row ``d`` of the play tables with the seat ``s``'s
+    hand then ``h``, at ``tau`` and (when ``mixing``, else 0.0) at
+    ``tau_sharp``: -inf where the hand could not have made the play (or
     could have played where it passed), 0.0 for a forced move, else the
     log of the softmax probability of the move played."""
     st = states[d]
@@ -252,8 +281,8 @@ def _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, w
     n = K.legal_moves(st, rv, buf)
     if meta[d, T_KIND] == _T_PASS:
         if n > 0:
-            return -np.inf
-        return 0.0
+            return -np.inf, -np.inf
+        return 0.0, 0.0
     if n > 1:
         t = meta[d, T_TILE]
         e = meta[d, T_END]
@@ -270,7 +299,7 @@ def _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, w
                 j = c
                 break
         if j < 0:
-            return -np.inf
+            return -np.inf, -np.inf
         a = obs[d]
         a[O_HAND] = h
         a[O_UNSEEN] = _FULL & ~h & ~st[L.S_PLAYED]
@@ -279,11 +308,17 @@ def _row_factor(d, h, s, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, w
         for c in range(n):
             if vals[c] > vmax:
                 vmax = vals[c]
+        if not vals[j] > -np.inf:
+            return -np.inf, -np.inf
         z = 0.0
+        z2 = 0.0
         for c in range(n):
             if vals[c] > -np.inf:
                 z += np.exp((vals[c] - vmax) / tau)
-        if not vals[j] > -np.inf:
-            return -np.inf
-        return (vals[j] - vmax) / tau - np.log(z)
-    return 0.0
+                if mixing:
+                    z2 += np.exp((vals[c] - vmax) / tau_sharp)
+        f2 = 0.0
+        if mixing:
+            f2 = (vals[j] - vmax) / tau_sharp - np.log(z2)
+        return (vals[j] - vmax) / tau - np.log(z), f2
+    return 0.0, 0.0

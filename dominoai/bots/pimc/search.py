@@ -18,6 +18,7 @@ likelihood given the public history, ``>= 0``), append its name to
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ...engine import fast as F
@@ -42,15 +43,15 @@ BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules wi
 
 @njit(cache=True, inline="always")
 def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf,
-                 ckey, cval):
+                 ckey, cval, mix, tau_sharp):
     """The weight of the world ``wst`` under the belief model ``belief``
     (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``):
     ``w`` for ``consistent``; for ``play_model``, ``w`` times the play
     model's likelihood at temperature ``tau`` with the ``hard`` weights
     ``hw`` (:func:`~dominoai.bots.pimc.likelihood.tabled_likelihood` on
     the hand's ``nd`` tabled events ``meta, states, obs`` and the row cache
-    ``ckey, cval``; 0 for every world when the log could not be tabled,
-    ``nd < 0``). The other
+    ``ckey, cval``, mixed with the sharp model at ``tau_sharp`` by ``mix``;
+    0 for every world when the log could not be tabled, ``nd < 0``). The other
     arguments are members of the search's ``Scratch``, passed one by one:
     this runs once per world, and numba counts a reference per member of a
     tuple on each call."""
@@ -58,7 +59,7 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
         if nd < 0:
             return 0.0    # the log did not replay (never for a real hand's log)
         return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
-                                     wi, wf, ckey, cval)
+                                     wi, wf, ckey, cval, mix, tau_sharp)
     return w
 
 
@@ -154,7 +155,11 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     if belief == BELIEF_PLAY_MODEL:
         nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp)
     # a play row's factor per hand, shared by this search's worlds
-    ckey, cval = new_row_cache(n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
+    ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
+    mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
+    if k > 1:
+        return _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, nd,
+                                 pmeta, pstates, pobs, ckey, cval, path, seat)
     max_props = cfg.max_tries * n_worlds
     got = 0
     props = 0
@@ -167,7 +172,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
-                             feats, hvals, wi, wf, ckey, cval)
+                             feats, hvals, wi, wf, ckey, cval, mix, tau_sharp)
         if w <= 0.0:
             continue
         got += 1
@@ -178,6 +183,73 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     stats[1] += props
     stats[2] += wsum
     return got
+
+
+@njit(cache=True)
+def _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, nd, pmeta,
+                      pstates, pobs, ckey, cval, path, seat):
+    """:func:`search_worlds` with ``cfg.resample = k > 1``: draw and weigh
+    up to ``k * n_worlds`` worlds (a pool), then score ``n_worlds`` of them
+    drawn from the pool in proportion to their weights (systematic
+    resampling, one uniform number from ``rs``), each of weight ``W /
+    n_worlds`` (``W`` the pool's total weight, so chunks combine as plain
+    weighted worlds do). A world drawn ``c`` times is scored once with ``c``
+    times the rollouts (an exactly solved world: ``c`` times its value).
+    Where the weights are skewed (a sharp play model) the rollouts go to the
+    likely worlds instead of being spent on worlds of almost no weight.
+    Returns the worlds scored (0 when the pool is empty)."""
+    tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
+    wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
+    wst, bone, miss, p0 = ws.wst, ws.bone, ws.miss, ws.p0
+    tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
+    feats, hvals, wi, wf = ws.feats, ws.hvals, ws.wi, ws.wf
+    stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
+    rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
+    plies, belief, tau, mix, tau_sharp = cfg.hard_plies, cfg.belief, cfg.tau, cfg.mix, cfg.tau_sharp
+    n_pool = k * n_worlds
+    pool = np.empty((n_pool, L.S_SIZE), np.int64)
+    pw = np.empty(n_pool, np.float64)
+    max_props = cfg.max_tries * n_pool
+    got = 0
+    props = 0
+    total = 0.0
+    while got < n_pool and props < max_props:
+        props += 1
+        draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
+        w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
+        if w > 0.0 and belief != BELIEF_CONSISTENT:
+            w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
+                             feats, hvals, wi, wf, ckey, cval, mix, tau_sharp)
+        if w <= 0.0:
+            continue
+        for q in range(L.S_SIZE):
+            pool[got, q] = wst[q]
+        pw[got] = w
+        total += w
+        got += 1
+    stats[1] += props
+    if got == 0:
+        return 0
+    step = total / n_worlds
+    u = (np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)) * step
+    cum = 0.0
+    j = 0
+    for i in range(got):
+        cum += pw[i]
+        c = 0
+        while j < n_worlds and u + j * step < cum:
+            c += 1
+            j += 1
+        if i == got - 1:
+            c += n_worlds - j      # rounding: the last world takes what is left
+            j = n_worlds
+        if c == 0:
+            continue
+        score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * c, policy, plies, hw,
+                    exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+    stats[0] += n_worlds
+    stats[2] += total * rollouts
+    return n_worlds
 
 
 @njit(cache=True)

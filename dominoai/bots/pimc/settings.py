@@ -46,6 +46,12 @@ class SearchSettings(NamedTuple):
       (0: the whole rollout).
     - ``weights``: ``float64``, shape ``(N_WEIGHTS,)``: the ``hard`` weights
       of the ``hard`` rollouts and of the play model.
+    - ``mix``: the play model's prior share of the sharp model of each seat
+      (0 to 1; 0: the plain softmax at ``tau``).
+    - ``tau_sharp``: the sharp model's temperature (``> 0``).
+    - ``resample``: weigh this many worlds per world scored and score a
+      sample of them drawn in proportion to their weights (1: score every
+      world drawn, by its weight).
     """
 
     rollouts: int
@@ -57,15 +63,21 @@ class SearchSettings(NamedTuple):
     max_tries: int
     weights: np.ndarray
     hard_plies: int
+    mix: float
+    tau_sharp: float
+    resample: int
 
     @classmethod
     def make(cls, rollouts=1, policy=0, belief=0, tau=0.0, exact=0, max_nodes=20000,
-             max_tries=50, weights=None, hard_plies=0) -> "SearchSettings":
+             max_tries=50, weights=None, hard_plies=0, mix=0.0, tau_sharp=0.3,
+             resample=1) -> "SearchSettings":
         """Settings with the kernels' types (int, float, a contiguous float64
         array). ``weights`` defaults to the ``hard`` bot's defaults.
 
-        :raises ValueError: ``rollouts`` or ``max_nodes`` below 1,
-            ``hard_plies`` below 0, or ``weights`` not of shape ``(N_WEIGHTS,)``.
+        :raises ValueError: ``rollouts``, ``max_nodes`` or ``resample``
+            below 1, ``hard_plies`` below 0, ``mix`` outside 0 to 1,
+            ``tau_sharp`` not above 0, or ``weights`` not of shape
+            ``(N_WEIGHTS,)``.
         """
         w = DEFAULT_WEIGHTS.copy() if weights is None else np.ascontiguousarray(weights, np.float64)
         if w.shape != DEFAULT_WEIGHTS.shape:
@@ -74,8 +86,15 @@ class SearchSettings(NamedTuple):
             raise ValueError("rollouts and max_nodes must be at least 1")
         if int(hard_plies) < 0:
             raise ValueError("hard_plies must be at least 0")
+        if not 0.0 <= float(mix) <= 1.0:
+            raise ValueError(f"mix must be between 0 and 1, got {mix}")
+        if not float(tau_sharp) > 0.0:
+            raise ValueError(f"tau_sharp must be above 0, got {tau_sharp}")
+        if int(resample) < 1:
+            raise ValueError("resample must be at least 1")
         return cls(int(rollouts), int(policy), int(belief), float(tau), int(exact),
-                   int(max_nodes), int(max_tries), w, int(hard_plies))
+                   int(max_nodes), int(max_tries), w, int(hard_plies), float(mix),
+                   float(tau_sharp), int(resample))
 
 
 #: The work arrays of one search (all ``int64`` unless said):
