@@ -254,12 +254,13 @@ def _facade_likelihood(preset, seed, n_moves, me, tau):
     return m, want
 
 
-def _facade_weight(preset, deal, boneyard, leader, played, me, tau):
+def _facade_weight(preset, deal, boneyard, leader, played, me, tau, seat_logs=None):
     """The play model's likelihood of the plays ``played`` (``(seat, Tile,
     end)``) from the deal ``deal`` (tiles per seat), by the public API only:
     a fresh Match replays them; at each decision of a seat other than ``me``
     with more than one legal move, the softmax of HardBot.explain's values.
-    0.0 if the plays do not replay (a seat out of turn)."""
+    0.0 if the plays do not replay (a seat out of turn). ``seat_logs`` (a
+    dict), when given, receives each seat's own log likelihood."""
     import math
 
     from dominoai.bots.hard import HardBot
@@ -281,6 +282,8 @@ def _facade_weight(preset, deal, boneyard, leader, played, me, tau):
             if code not in vals:   # an end equivalent to a listed one
                 code = next(c for c in vals if c >> 2 == tile.id)
             logp += (vals[code] - vmax) / tau - math.log(z)
+            if seat_logs is not None:
+                seat_logs[s] = seat_logs.get(s, 0.0) + (vals[code] - vmax) / tau - math.log(z)
         h2.play(Move(tile, 0 if k == 0 else end), orientation=end if k == 0 else 0)
     return math.exp(logp)
 
@@ -367,6 +370,64 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
         assert v == pytest.approx(want, rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1    # the worlds differ, and so do their weights
+
+
+@pytest.mark.parametrize("preset,seed,n_moves", [("kozel", 31, 12), ("block", 32, 8)])
+def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, seed, n_moves):
+    """hard_prior's model: a world's weight is the product over the other
+    seats of ``mix * L_sharp + (1 - mix) * L_tau``, each seat's ``L`` the
+    product of its own decisions' softmax probabilities at that temperature
+    (the public API's replay, per seat); mix 0 is the plain model and mix 1
+    the sharp one, and the row cache (storing both factors) changes
+    nothing."""
+    import math
+
+    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc.likelihood import new_row_cache
+    from dominoai.bots.worlds import Belief
+    from dominoai.tiles import Tile
+
+    tau, sharp, mix = 3.0, 0.3, 0.4
+    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
+    h = m.current
+    me = h.seat
+    obs = h.observe()
+    belief = Belief(obs)
+    worlds, _ = belief.sample(6, seed=seed)
+    evs = _hand_events(m)
+    rv = m.rules.vector()
+    ws = _likelihood_scratch()
+    meta, states, tobs = new_play_tables(len(evs))
+    nd = play_tables_into(belief.base, evs, len(evs), rv, me, meta, states, tobs, ws.tmp)
+    played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
+    args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    cache = new_row_cache(len(worlds) * nd)
+    got = []
+    for w in worlds:
+        deal = []
+        for s in range(m.rules.players):
+            mask = int(w[L.S_HAND + s])
+            deal.append([Tile(t) for t in range(28) if mask >> t & 1]
+                        + [tile for (q, tile, _) in played if q == s])
+        bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
+        broad, sharp_logs = {}, {}
+        _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau, broad)
+        _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, sharp, sharp_logs)
+        assert set(broad) == set(sharp_logs) and len(broad) >= min(2, m.rules.players - 1)
+        want = math.prod(mix * math.exp(sharp_logs[s]) + (1 - mix) * math.exp(broad[s])
+                         for s in broad)
+        v = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), mix, sharp)
+        vc = tabled_likelihood(w, nd, meta, states, tobs, *args, *cache, mix, sharp)
+        assert v == pytest.approx(want, rel=1e-9) and vc == v
+        plain = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0))
+        assert tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), 0.0,
+                                 sharp) == plain
+        assert plain == pytest.approx(math.exp(sum(broad.values())), rel=1e-9)
+        only_sharp = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), 1.0,
+                                       sharp)
+        assert only_sharp == pytest.approx(math.exp(sum(sharp_logs.values())), rel=1e-9)
+        got.append(v)
+    assert len(set(got)) > 1
 
 
 @pytest.mark.parametrize("preset,seed,n_moves", [("kozel", 21, 14), ("block", 22, 6),
@@ -724,3 +785,53 @@ def test_insane_at_its_defaults_plays_the_tuned_setting_in_draw():
         b = make_bot(explicit, seed=9).analyze(obs)
         assert a.worlds == b.worlds == TUNED_DEFAULTS["draw"]["worlds"]
         assert np.array_equal(a.values, b.values) and a.move == b.move
+
+
+def test_resample_counts_by_hand():
+    """Systematic resampling of the weights 1, 3, 0, 4 into 4 draws: the
+    points (u + j) * 2 against the cumulative weights 1, 4, 4, 8."""
+    from dominoai.bots.pimc import resample_counts
+
+    w = np.array([1.0, 3.0, 0.0, 4.0])
+    c = np.zeros(4, np.int64)
+    resample_counts(w, 4, 0.5, c)          # points 1, 3, 5, 7
+    assert c.tolist() == [0, 2, 0, 2]
+    resample_counts(w, 4, 0.0, c)          # points 0, 2, 4, 6
+    assert c.tolist() == [1, 1, 0, 2]
+    draws = []
+    for u in np.arange(1000) / 1000:
+        resample_counts(w, 4, u, c)
+        assert c.sum() == 4
+        draws.append(c.copy())
+    mean = np.mean(draws, 0)
+    assert mean == pytest.approx([0.5, 1.5, 0.0, 2.0])   # n * w / W on average
+    resample_counts(np.array([0.0, 2.0, 0.0]), 5, 0.999999, c[:3])
+    assert c[:3].tolist() == [0, 5, 0]
+
+
+def test_resampled_search_estimates_the_same_values():
+    """``resample=3`` scores 3,000 worlds drawn from 9,000 weighed ones; its
+    move values estimate the same weighted means as scoring 3,000 weighted
+    worlds (a skewed play model, policy_weight=1): over six seeds the means
+    agree within four standard errors, and the stats count the worlds
+    scored and the proposals weighed."""
+    m = Match("block", seed=5)
+    h = m.new_hand(leader=0)
+    hard = make_bot("hard")
+    for _ in range(5):
+        h.play(hard.act(h.observe()))
+    obs = h.observe()
+    assert len(obs.legal_moves()) == 3
+    out = {}
+    for k in (1, 3):
+        vals = []
+        for seed in range(6):
+            b = make_bot(f"insane:policy_weight=1,exact=0,worlds=3000,resample={k}", seed=seed)
+            r = b.analyze(obs)
+            assert r.worlds == 3000 and r.proposals >= 3000 * k
+            vals.append(r.values)
+        vals = np.array(vals)
+        out[k] = (vals.mean(0), vals.std(0, ddof=1) / np.sqrt(len(vals)))
+    (m1, s1), (m3, s3) = out[1], out[3]
+    assert np.all(np.abs(m1 - m3) < 4 * np.hypot(s1, s3))
+    assert np.argmax(m1) == np.argmax(m3)

@@ -42,7 +42,7 @@ from .bots import HARD_WEIGHTS, InsaneBot, OmniscientBot, SearchResult
 from .likelihood import (new_play_tables, new_row_cache, play_likelihood, play_tables_into,
                          tabled_likelihood)
 from .rollouts import POLICIES, rollout, rollout_policy_id
-from .search import BELIEFS, score_world, search_fixed, search_worlds, world_weight
+from .search import BELIEFS, resample_counts, score_world, search_fixed, search_worlds, world_weight
 from .settings import MAX_DEPTH, Scratch, SearchSettings, new_scratch
 from .solver import solve
 from .value import hand_value, tiles_left
@@ -50,5 +50,5 @@ from .value import hand_value, tiles_left
 __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "SearchSettings", "Scratch",
            "new_scratch", "POLICIES", "BELIEFS", "rollout", "rollout_policy_id", "solve",
            "play_likelihood", "new_play_tables", "new_row_cache", "play_tables_into",
-           "tabled_likelihood", "search_worlds", "search_fixed", "score_world",
+           "tabled_likelihood", "search_worlds", "search_fixed", "score_world", "resample_counts",
            "world_weight", "hand_value", "tiles_left", "HARD_WEIGHTS", "MAX_DEPTH"]

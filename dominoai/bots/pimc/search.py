@@ -32,7 +32,7 @@ from .solver import plain_line, solve_into, solve_line_into
 from .value import hand_value, tiles_left
 
 __all__ = ["BELIEFS", "BELIEF_CONSISTENT", "BELIEF_PLAY_MODEL", "world_weight", "score_world",
-           "search_worlds", "search_fixed", "shuffle_boneyard"]
+           "search_worlds", "search_fixed", "shuffle_boneyard", "resample_counts"]
 
 #: the belief models by id (the index): how a world drawn from the
 #: consistent-world sampler is weighted (see :func:`world_weight`)
@@ -186,6 +186,36 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
 
 
 @njit(cache=True)
+def resample_counts(w, n, u01, counts):
+    """Systematic resampling: how often each of the weights ``w``
+    (``float64``, ``(m,)``, ``>= 0``, sum ``W > 0``) is drawn among ``n``
+    draws at the points ``(u01 + j) * W / n``, ``j < n`` (``u01`` in [0,
+    1), one uniform number), into ``counts`` (``int64``, ``(m,)``). Each
+    count is ``floor`` or ``ceil`` of ``n * w[i] / W`` and their mean over
+    ``u01`` is exactly that; the counts sum to ``n`` (a point that rounding
+    pushes past the end goes to the last positive weight)."""
+    m = w.shape[0]
+    total = 0.0
+    for i in range(m):
+        total += w[i]
+        counts[i] = 0
+    step = total / n
+    cum = 0.0
+    j = 0
+    last = -1
+    for i in range(m):
+        if w[i] <= 0.0:
+            continue
+        last = i
+        cum += w[i]
+        while j < n and (u01 + j) * step < cum:
+            counts[i] += 1
+            j += 1
+    if last >= 0:
+        counts[last] += n - j
+
+
+@njit(cache=True)
 def _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, nd, pmeta,
                       pstates, pobs, ckey, cval, path, seat):
     """:func:`search_worlds` with ``cfg.resample = k > 1``: draw and weigh
@@ -230,23 +260,15 @@ def _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, 
     stats[1] += props
     if got == 0:
         return 0
+    counts = np.zeros(got, np.int64)
+    u01 = np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    resample_counts(pw[:got], n_worlds, u01, counts)
     step = total / n_worlds
-    u = (np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)) * step
-    cum = 0.0
-    j = 0
     for i in range(got):
-        cum += pw[i]
-        c = 0
-        while j < n_worlds and u + j * step < cum:
-            c += 1
-            j += 1
-        if i == got - 1:
-            c += n_worlds - j      # rounding: the last world takes what is left
-            j = n_worlds
-        if c == 0:
-            continue
-        score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * c, policy, plies, hw,
-                    exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+        c = counts[i]
+        if c > 0:
+            score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * c, policy, plies, hw,
+                        exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     stats[0] += n_worlds
     stats[2] += total * rollouts
     return n_worlds
