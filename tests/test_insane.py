@@ -835,3 +835,14 @@ def test_resampled_search_estimates_the_same_values():
     (m1, s1), (m3, s3) = out[1], out[3]
     assert np.all(np.abs(m1 - m3) < 4 * np.hypot(s1, s3))
     assert np.argmax(m1) == np.argmax(m3)
+
+
+def test_hard_prior_and_resample_bounds():
+    """hard_prior is a probability, sharp_weight a positive temperature,
+    resample a count of at least 1: each refused with its name outside."""
+    for spec, word in [("insane:hard_prior=1.5", "hard_prior"), ("insane:hard_prior=-0.1", "hard_prior"),
+                       ("insane:sharp_weight=0.01", "sharp_weight"), ("insane:resample=0", "resample")]:
+        with pytest.raises(ValueError, match=word):
+            make_bot(spec)
+    b = make_bot("insane:hard_prior=1,resample=2")
+    assert (b.hard_prior, b.resample, b.sharp_weight) == (1.0, 2, 0.3)

@@ -26,9 +26,11 @@ from dominoai.tune.objective import SEARCH, VALIDATE, stage_seed
 ROOT = Path(__file__).resolve().parents[1]
 # one searched dimension, worlds 1 or 200: the others frozen at their defaults
 PLANT = dict(variant="block", bot="insane", opponents=["easy"], space="worlds=1|200",
-             fix="rollouts=1,exact=0,policy_weight=4,rollout_policy=random,hard_plies=0", seed=0)
+             fix="rollouts=1,exact=0,policy_weight=4,rollout_policy=random,hard_plies=0,"
+                 "hard_prior=0,sharp_weight=0.3,resample=1", seed=0)
 PLANT_ARGS = ["--variant", "block", "--bot", "insane", "--opponents", "easy", "--space", "worlds=1|200",
-              "--fix", "rollouts=1,exact=0,policy_weight=4,rollout_policy=random,hard_plies=0",
+              "--fix", "rollouts=1,exact=0,policy_weight=4,rollout_policy=random,hard_plies=0,"
+              "hard_prior=0,sharp_weight=0.3,resample=1",
               "--seed", "0"]
 
 
@@ -39,7 +41,8 @@ def test_space_from_declarations():
     dims, fixed = make_space("insane", "", "")
     # the declared ranges; the hard_<name> weights only when asked for
     assert list(dims) == ["worlds", "rollouts", "rollout_policy", "hard_plies", "exact",
-                          "policy_weight"]
+                          "policy_weight", "hard_prior", "sharp_weight", "resample"]
+    assert dims["hard_prior"].text() == "0.0..0.9" and dims["resample"].text() == "1..8"
     assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
     dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"

@@ -210,7 +210,12 @@ class InsaneBot(_SearchBot):
     seats' plays under a softmax of ``hard``'s values at that temperature,
     where no tile is drawn; 0 = off, else at least 0.1), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
-    each seat made since its last draw; not in Dominoball), ``exact``
+    each seat made since its last draw; not in Dominoball), ``hard_prior``
+    (0.0: off; else the prior probability, per seat and hand, that a seat
+    plays as ``hard`` does, a softmax at the sharp temperature
+    ``sharp_weight``, 0.3, mixed with ``policy_weight``'s), ``resample``
+    (1; k: weigh k worlds per world scored and score worlds drawn from them
+    in proportion to their weights), ``exact``
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
@@ -219,7 +224,8 @@ class InsaneBot(_SearchBot):
     and play model use, e.g. ``hard_void``; defaults: hard's own), ``seed``.
 
     :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
-        would underflow), or any parameter of the wrong type or range.
+        would underflow), ``hard_prior`` above 1, or any parameter of the
+        wrong type or range.
     """
 
     name = "insane"
