@@ -288,6 +288,21 @@ def _facade_weight(preset, deal, boneyard, leader, played, me, tau, seat_logs=No
     return math.exp(logp)
 
 
+def _world_deal(w, players, played):
+    """The deal and boneyard a world ``w`` implies: each seat's hand now
+    plus the tiles it has played (``played``: ``(seat, Tile, end)``), and
+    the undrawn boneyard in order (lists of Tile)."""
+    from dominoai.tiles import Tile
+
+    deal = []
+    for s in range(players):
+        mask = int(w[L.S_HAND + s])
+        deal.append([Tile(t) for t in range(28) if mask >> t & 1]
+                    + [tile for (q, tile, _) in played if q == s])
+    bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
+    return deal, bone
+
+
 def _hand_events(match):
     """The hand's events (int64, ``(n, 4)``) as the search reads them: the
     public history (every seat sees the same plays)."""
@@ -341,7 +356,6 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
     from dominoai.bots.pimc.likelihood import new_row_cache
     from dominoai.bots.worlds import Belief
-    from dominoai.tiles import Tile
 
     tau = 2.0
     m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
@@ -358,12 +372,7 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
     got = []
     for w in worlds:
-        deal = []
-        for s in range(m.rules.players):
-            mask = int(w[L.S_HAND + s])
-            deal.append([Tile(t) for t in range(28) if mask >> t & 1]
-                        + [tile for (q, tile, _) in played if q == s])
-        bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
+        deal, bone = _world_deal(w, m.rules.players, played)
         want = _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau)
         v = tabled_likelihood(w, nd, meta, states, tobs, rv, tau, HARD_WEIGHTS, ws.buf, ws.feats,
                               ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
@@ -385,7 +394,6 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
     from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
     from dominoai.bots.pimc.likelihood import new_row_cache
     from dominoai.bots.worlds import Belief
-    from dominoai.tiles import Tile
 
     tau, sharp, mix = 3.0, 0.3, 0.4
     m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
@@ -404,12 +412,7 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
     cache = new_row_cache(len(worlds) * nd)
     got = []
     for w in worlds:
-        deal = []
-        for s in range(m.rules.players):
-            mask = int(w[L.S_HAND + s])
-            deal.append([Tile(t) for t in range(28) if mask >> t & 1]
-                        + [tile for (q, tile, _) in played if q == s])
-        bone = [Tile(int(t)) for t in w[L.S_BONE + w[L.S_BONE_POS]:L.S_BONE + w[L.S_BONE_END]]]
+        deal, bone = _world_deal(w, m.rules.players, played)
         broad, sharp_logs = {}, {}
         _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau, broad)
         _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, sharp, sharp_logs)

@@ -120,6 +120,14 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     ``cfg.max_tries * n_worlds`` proposals) and add ``weight * value`` of every
     move in each to ``acc`` (:func:`score_world`). Returns the worlds found.
 
+    With ``cfg.resample = k > 1`` it first draws and weighs up to ``k *
+    n_worlds`` worlds (a pool; ``cfg.max_tries * k * n_worlds`` proposals),
+    then scores ``n_worlds`` drawn from the pool in proportion to their
+    weights (:func:`resample_counts`), each of weight ``W / n_worlds`` (``W``
+    the pool's total weight); it then returns ``n_worlds`` (0 for an empty
+    pool). Where the weights are skewed (a sharp play model) the rollouts go
+    to the likely worlds instead of worlds of almost no weight.
+
     - ``p``: the sampler's tables, :attr:`Belief.parts
       <dominoai.bots.worlds.Belief>`; ``base``: the observing seat's view as
       a state (``Belief.base``, ``int64`` ``(S_SIZE,)``), its seat to move.
@@ -157,14 +165,15 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     # a play row's factor per hand, shared by this search's worlds
     ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
-    if k > 1:
-        return _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, nd,
-                                 pmeta, pstates, pobs, ckey, cval, path, seat)
-    max_props = cfg.max_tries * n_worlds
+    # resample > 1: the worlds go into a pool first, scored after resampling
+    target = k * n_worlds
+    pool = np.empty((target if k > 1 else 1, L.S_SIZE), np.int64)
+    pw = np.empty(target if k > 1 else 1, np.float64)
+    max_props = cfg.max_tries * target
     got = 0
     props = 0
     wsum = 0.0
-    while got < n_worlds and props < max_props:
+    while got < target and props < max_props:
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
@@ -175,10 +184,31 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
                              feats, hvals, wi, wf, ckey, cval, mix, tau_sharp)
         if w <= 0.0:
             continue
-        got += 1
         wsum += w * rollouts
+        if k > 1:
+            for q in range(L.S_SIZE):
+                pool[got, q] = wst[q]
+            pw[got] = w
+            got += 1
+            continue
+        got += 1
         score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
                     ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+    if k > 1 and got > 0:
+        # n_worlds of the pool, drawn in proportion to weight, each of weight
+        # W / n_worlds (W the pool's total, so chunks combine as weighted
+        # worlds do); a world drawn c times is scored once with c times the
+        # rollouts (solved exactly: c times its value)
+        counts = np.zeros(got, np.int64)
+        u01 = np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        resample_counts(pw[:got], n_worlds, u01, counts)
+        step = wsum / rollouts / n_worlds
+        for i in range(got):
+            if counts[i] > 0:
+                score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * counts[i], policy,
+                            plies, hw, exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta,
+                            nodes, vals, path)
+        got = n_worlds
     stats[0] += got
     stats[1] += props
     stats[2] += wsum
@@ -213,65 +243,6 @@ def resample_counts(w, n, u01, counts):
             j += 1
     if last >= 0:
         counts[last] += n - j
-
-
-@njit(cache=True)
-def _search_resampled(p, base, rv, codes, n_worlds, rs, acc, stats, cfg, k, ws, nd, pmeta,
-                      pstates, pobs, ckey, cval, path, seat):
-    """:func:`search_worlds` with ``cfg.resample = k > 1``: draw and weigh
-    up to ``k * n_worlds`` worlds (a pool), then score ``n_worlds`` of them
-    drawn from the pool in proportion to their weights (systematic
-    resampling, one uniform number from ``rs``), each of weight ``W /
-    n_worlds`` (``W`` the pool's total weight, so chunks combine as plain
-    weighted worlds do). A world drawn ``c`` times is scored once with ``c``
-    times the rollouts (an exactly solved world: ``c`` times its value).
-    Where the weights are skewed (a sharp play model) the rollouts go to the
-    likely worlds instead of being spent on worlds of almost no weight.
-    Returns the worlds scored (0 when the pool is empty)."""
-    tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
-    wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
-    wst, bone, miss, p0 = ws.wst, ws.bone, ws.miss, ws.p0
-    tmp, ev, buf, aux, rs2 = ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
-    feats, hvals, wi, wf = ws.feats, ws.hvals, ws.wi, ws.wf
-    stack, bufs, meta, nodes, vals = ws.stack, ws.bufs, ws.meta, ws.nodes, ws.vals
-    rollouts, policy, hw, exact = cfg.rollouts, cfg.policy, cfg.weights, cfg.exact
-    plies, belief, tau, mix, tau_sharp = cfg.hard_plies, cfg.belief, cfg.tau, cfg.mix, cfg.tau_sharp
-    n_pool = k * n_worlds
-    pool = np.empty((n_pool, L.S_SIZE), np.int64)
-    pw = np.empty(n_pool, np.float64)
-    max_props = cfg.max_tries * n_pool
-    got = 0
-    props = 0
-    total = 0.0
-    while got < n_pool and props < max_props:
-        props += 1
-        draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
-        w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
-        if w > 0.0 and belief != BELIEF_CONSISTENT:
-            w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
-                             feats, hvals, wi, wf, ckey, cval, mix, tau_sharp)
-        if w <= 0.0:
-            continue
-        for q in range(L.S_SIZE):
-            pool[got, q] = wst[q]
-        pw[got] = w
-        total += w
-        got += 1
-    stats[1] += props
-    if got == 0:
-        return 0
-    counts = np.zeros(got, np.int64)
-    u01 = np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    resample_counts(pw[:got], n_worlds, u01, counts)
-    step = total / n_worlds
-    for i in range(got):
-        c = counts[i]
-        if c > 0:
-            score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * c, policy, plies, hw,
-                        exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
-    stats[0] += n_worlds
-    stats[2] += total * rollouts
-    return n_worlds
 
 
 @njit(cache=True)
