@@ -19,6 +19,10 @@ preset and seed: the resumable results file ``hands.parquet`` (a finished
 one is read back, one with parts on disk continues), ``summary.csv`` and
 ``report.md``.
 
+Bad input (an unknown preset or bot, a bad parameter, a bot listed twice,
+a results folder holding another run) gets one line on stderr and exit
+code 2, before anything is written.
+
 Usage::
 
     python experiments/against_hard.py --preset block --candidates "insane:hard_prior=0.5" \\
@@ -38,7 +42,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--preset", required=True)
     ap.add_argument("--candidates", required=True,
-                    help="insane specs separated by ';' (a spec's own parameters by ',')")
+                    help="insane specs separated by ';' (a spec's own parameters by ',' or '+')")
     ap.add_argument("--deals", type=int, default=1000, help="deals (each in every rotation)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=198)
@@ -52,14 +56,38 @@ def main(argv=None) -> int:
 
     from dominoai.tournament.stats import paired_ci
 
-    cands = [c.strip() for c in args.candidates.split(";") if c.strip()]
+    cands = [c.strip().replace("+", ",") for c in args.candidates.split(";") if c.strip()]
     if not cands:
         ap.error("--candidates: give at least one spec")
+    if args.deals < 1:
+        ap.error(f"--deals must be at least 1 (got {args.deals})")
+    bots = ["hard", "insane", *cands]
+    try:
+        from dominoai.bots import make_bot
+        from dominoai.rules import get_rules
+        from dominoai.tournament.schedule import _check_bots
+
+        for b in cands:
+            make_bot(b)                                # an unknown bot or a bad parameter
+        _check_bots(bots, get_rules(args.preset))   # an unknown preset, a bot listed twice
+    except ValueError as e:
+        print(f"against_hard.py: error: {e}", file=sys.stderr)
+        return 2
     out = Path(args.out) / f"{args.preset}-seed{args.seed}"
+    path = out / "hands.parquet"
+    if path.exists():
+        from dominoai.tournament import load_results
+        old = load_results(path).hands
+        have = sorted(set(old["bot"]))
+        if have != sorted(bots) or old["deal"].nunique() != args.deals:
+            print(f"against_hard.py: error: {path} holds another run ({', '.join(have)} on "
+                  f"{old['deal'].nunique():,} deals): give another --out or remove it",
+                  file=sys.stderr)
+            return 2
     out.mkdir(parents=True, exist_ok=True)
-    res = run_or_load(out / "hands.parquet", args.preset,
-                      ["hard", "insane", *cands], args.deals, args.seed, args.jobs, progress=True)
+    res = run_or_load(path, args.preset, bots, args.deals, args.seed, args.jobs, progress=True)
     h = res.hands
+    n_deals = int(h["deal"].nunique())
     base = deal_diffs(h, "insane", "hard")
     ms = median_ms(h)
     rows = []
@@ -76,7 +104,7 @@ def main(argv=None) -> int:
     print(pd.DataFrame(rows).to_string(index=False), flush=True)
     report = write_report(
         out, rows, f"candidates against hard, {args.preset} (seed {args.seed})",
-        f"Round robin of hard, insane and the candidates on {args.deals:,} duplicate deals "
+        f"Round robin of hard, insane and the candidates on {n_deals:,} duplicate deals "
         f"(seed {args.seed}); gain vs hard = (candidate − hard) − (insane − hard) per deal, "
         "head to head = candidate − insane; paired 95% t intervals over deals; median CPU ms "
         "per decision.",

@@ -41,8 +41,10 @@ def test_space_from_declarations():
     dims, fixed = make_space("insane", "", "")
     # the declared ranges; the hard_<name> weights only when asked for
     assert list(dims) == ["worlds", "rollouts", "rollout_policy", "hard_plies", "exact",
-                          "policy_weight", "hard_prior", "sharp_weight", "resample"]
-    assert dims["hard_prior"].text() == "0.0..0.9" and dims["resample"].text() == "1..8"
+                          "policy_weight"]
+    # declared but searched only when named, like the hard_<name> weights
+    named, _ = make_space("insane", "hard_prior=0..0.9,resample=1..8", "")
+    assert named["hard_prior"].text() == "0.0..0.9" and named["resample"].text() == "1..8"
     assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
     dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"

@@ -211,11 +211,13 @@ class InsaneBot(_SearchBot):
     where no tile is drawn; 0 = off, else at least 0.1), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
     each seat made since its last draw; not in Dominoball), ``hard_prior``
-    (0.0: off; else the prior probability, per seat and hand, that a seat
-    plays as ``hard`` does, a softmax at the sharp temperature
-    ``sharp_weight``, 0.3, mixed with ``policy_weight``'s), ``resample``
-    (1; k: weigh k worlds per world scored and score worlds drawn from them
-    in proportion to their weights), ``exact``
+    (0.0: off; only where the play model is on: the prior probability, per
+    seat and hand, that a seat plays as ``hard`` does, a softmax at the
+    sharp temperature ``sharp_weight``, 0.3, at least 0.05, mixed with
+    ``policy_weight``'s), ``resample`` (1; k: weigh k worlds per world
+    scored and score worlds drawn from them in proportion to their
+    weights; ``SearchResult.worlds`` then counts the draws, repeats
+    included), ``exact``
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
@@ -241,17 +243,22 @@ class InsaneBot(_SearchBot):
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
                                     "world tells; never in Dominoball (replacements)"),
-                  hard_prior=Param(float, 0.0, "with the play model: the prior probability "
-                                   "that a seat plays as hard does (a softmax at the sharp "
-                                   "temperature sharp_weight), mixed per seat and hand with "
-                                   "policy_weight's softmax; 0 = off",
-                                   min=0.0, low=0.0, high=0.9),
+                  hard_prior=Param(float, 0.0, "only with the play model (policy_weight > 0 "
+                                   "where nothing is drawn, or draw_weight): the prior "
+                                   "probability, at most 1, that a seat plays as hard does "
+                                   "(a softmax of hard's values at the sharp temperature "
+                                   "sharp_weight), mixed per seat and hand with "
+                                   "policy_weight's softmax; 0 = off; tuned only when named",
+                                   min=0.0, low=0.0, high=0.9, searched=False),
                   sharp_weight=Param(float, 0.3, "the temperature of hard_prior's sharp model "
-                                     "(value units)", min=0.05, low=0.1, high=1.0, log=True),
+                                     "(value units, at least 0.05); tuned only when named",
+                                     min=0.05, low=0.1, high=1.0, log=True, searched=False),
                   resample=Param(int, 1, "weigh this many sampled worlds per world scored and "
                                  "score worlds drawn from them in proportion to their weights "
-                                 "(1 = score every sampled world by its weight)",
-                                 min=1, low=1, high=8),
+                                 "(systematic resampling; also where the worlds' weights are "
+                                 "only the sampler's); 1 = score every sampled world by its "
+                                 "weight; tuned only when named",
+                                 min=1, low=1, high=8, searched=False),
                   **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
