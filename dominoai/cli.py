@@ -26,6 +26,8 @@ Importing this module does nothing else.
 
 from __future__ import annotations
 
+import re
+
 import argparse
 import json
 import sys
@@ -251,9 +253,17 @@ def _cmd_bots(args) -> int:
         raise UsageError(str(e)) from None
 
 
+def join_spec_params(spec: str) -> str:
+    """``"insane:worlds=400+rollouts=2"`` -> ``"insane:worlds=400,rollouts=2"``: a
+    ``+`` followed by ``name=`` joins two parameters (a ``+`` inside a number,
+    ``1e+1``, stays)."""
+    return re.sub(r"\+(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", ",", spec)
+
+
 def split_bot_specs(text: str) -> list[str]:
     """``"easy,insane:worlds=400,seed=3,hard"`` -> ``["easy", "insane:worlds=400,seed=3", "hard"]``:
-    a comma starts a new bot unless what follows is ``key=value``."""
+    a comma starts a new bot unless what follows is ``key=value``; parameters
+    may also be joined by ``+`` (:func:`join_spec_params`)."""
     out: list[str] = []
     for item in text.split(","):
         item = item.strip()
@@ -262,7 +272,7 @@ def split_bot_specs(text: str) -> list[str]:
         if out and "=" in item and ":" not in item and ":" in out[-1]:
             out[-1] += "," + item
         else:
-            out.append(item.replace("+", ","))
+            out.append(join_spec_params(item))
     return out
 
 

@@ -56,7 +56,9 @@ def main(argv=None) -> int:
 
     from dominoai.tournament.stats import paired_ci
 
-    cands = [c.strip().replace("+", ",") for c in args.candidates.split(";") if c.strip()]
+    from dominoai.cli import join_spec_params
+
+    cands = [join_spec_params(c.strip()) for c in args.candidates.split(";") if c.strip()]
     if not cands:
         ap.error("--candidates: give at least one spec")
     if args.deals < 1:

@@ -13,6 +13,9 @@ def test_split_bot_specs():
     assert split_bot_specs("easy,insane:worlds=400,seed=3,hard") == [
         "easy", "insane:worlds=400,seed=3", "hard"]
     assert split_bot_specs("hard:w_heavy=1+w_spread=0, medium") == ["hard:w_heavy=1,w_spread=0", "medium"]
+    # a '+' inside a number is not a parameter break
+    assert split_bot_specs("hard,insane:policy_weight=1e+1+worlds=50") == [
+        "hard", "insane:policy_weight=1e+1,worlds=50"]
 
 
 def test_tournament_writes_results_and_plot(tmp_path, capsys):
