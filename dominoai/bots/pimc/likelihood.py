@@ -208,8 +208,8 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     that seat's rows (so the plays of a seat that keeps playing hard's best
     move soon favour the sharp model, one that does not the broad one).
 
-    A play row's factor depends on the world only through the seat's hand
-    then, so it is kept in the row cache ``ckey, cval``
+    A row's factor (a play's or a pass's) depends on the world only through
+    the seat's hand then, so it is kept in the row cache ``ckey, cval``
     (:func:`new_row_cache`, shared by the worlds of one search, the same
     tables and temperatures): a world whose seat holds a hand seen before at
     that row reads the factor instead of evaluating ``hard`` again. The
@@ -231,7 +231,7 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
         hit = False
         f = 0.0
         f2 = 0.0
-        if meta[d, T_KIND] == _T_PLAY and cmask > 0 and d < 511:
+        if cmask > 0 and d < 511:
             q = np.int64((np.uint64(key) * _MIX) >> np.uint64(32)) & cmask
             for _ in range(_PROBES):
                 kq = ckey[q]

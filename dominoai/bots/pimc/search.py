@@ -162,7 +162,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     nd = 0
     if belief == BELIEF_PLAY_MODEL:
         nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp)
-    # a play row's factor per hand, shared by this search's worlds
+    # a row's factor per hand, shared by this search's worlds
     ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
     # resample > 1: the worlds go into a pool first, scored after resampling
