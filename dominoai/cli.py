@@ -459,6 +459,11 @@ def _cmd_tournament(args) -> int:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
+    if args.out:  # its folder is made if missing; one that cannot be is one line, before compiling
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
     from .bots import make_bot
     for b in bots:  # an unknown bot or parameter is one line before any compiling
@@ -478,7 +483,7 @@ def _cmd_tournament(args) -> int:
     except OSError as e:
         # name the path the user gave (the results' parts live beside --out)
         name = str(e.filename or "")
-        if args.out and name.startswith(str(args.out)):
+        if args.out and name and (name.startswith(str(args.out)) or str(args.out).startswith(name)):
             name = f"--out {args.out}"
         elif args.records and name.startswith(str(args.records)):
             name = f"--records {args.records}"

@@ -107,9 +107,16 @@ def test_output_paths_named_as_given(tmp_path, monkeypatch, capsys):
     assert main(base + ["--out", "afile/r.parquet"]) == 2
     err = _err(capsys)
     assert "--out afile/r.parquet:" in err and ".parts" not in err
+    # a folder that cannot be made two levels down is named as --out too
+    assert main(base + ["--out", "afile/sub/r.parquet"]) == 2
+    assert "--out afile/sub/r.parquet:" in _err(capsys)
     assert main(base + ["--records", "afile"]) == 2
     assert "--records afile: exists and is not a directory" in _err(capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    # a missing folder of --out is made
+    assert main(base + ["--out", "new/deeper/r.csv"]) == 0
+    assert (tmp_path / "new" / "deeper" / "r.csv").exists()
+    capsys.readouterr()
 
 
 def test_plot_explains_the_matches_table_and_makes_its_folder(tmp_path, monkeypatch, capsys):
