@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 
@@ -29,9 +28,10 @@ def run_or_load(path: Path, variant: str, bots: list, deals: int, seed: int, job
 
 def median_ms(hands: pd.DataFrame, bot: str | None = None):
     """Median ms per decision (over hand rows with decisions, ``time / moves``;
-    ``time`` is CPU time): of ``bot``, or a dict for every bot."""
-    h = hands[hands["moves"] > 0]
-    per = {b: float(np.median(g["time"] / g["moves"]) * 1000) for b, g in h.groupby("bot")}
+    ``time`` is CPU time): of ``bot``, or a dict for every bot
+    (:func:`dominoai.tournament.stats.median_ms_per_decision`)."""
+    from dominoai.tournament.stats import median_ms_per_decision
+    per = median_ms_per_decision(hands)
     return per if bot is None else per.get(bot, float("nan"))
 
 

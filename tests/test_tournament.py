@@ -675,3 +675,25 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
     assert _check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
                                                                               "insane:exact=12"]
     assert _check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]
+
+
+def test_median_ms_per_decision_by_hand():
+    """Per bot, the median of time / moves over its rows with moves, in ms:
+    bot a has 2 ms, 4 ms and 10 ms per move (median 4), b 1 ms; a row
+    without moves is left out."""
+    import pandas as pd
+
+    from dominoai.tournament.stats import format_summary, median_ms_per_decision
+
+    h = pd.DataFrame({"bot": ["a", "a", "a", "b", "b"],
+                      "time": [0.004, 0.012, 0.010, 0.003, 5.0],
+                      "moves": [2, 3, 1, 3, 0]})
+    assert median_ms_per_decision(h) == pytest.approx({"a": 4.0, "b": 1.0})
+    assert median_ms_per_decision(h.drop(columns="time")) == {}
+    pairings = pd.DataFrame(columns=["bot_a", "bot_b", "games", "wins_a", "wins_b", "draws",
+                                     "win_rate", "win_lo", "win_hi", "points_diff", "diff_lo",
+                                     "diff_hi"])
+    ratings = pd.DataFrame({"bot": ["a", "b"], "rating": [10.0, -10.0], "lo": [0.0, -20.0],
+                            "hi": [20.0, 0.0], "games": [3, 3]})
+    text = format_summary(pairings, ratings, median_ms_per_decision(h))
+    assert "ms/decision" in text and "4.00" in text and "1.00" in text

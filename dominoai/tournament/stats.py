@@ -251,8 +251,20 @@ def ratings(df: pd.DataFrame, bots: Sequence[str] | None = None, n_boot: int = 2
     return out.sort_values("rating", ascending=False, ignore_index=True)
 
 
-def format_summary(pairings: pd.DataFrame, ratings_df: pd.DataFrame) -> str:
-    """The pairings and the ratings as aligned text tables."""
+def median_ms_per_decision(hands: pd.DataFrame) -> dict:
+    """Per bot, the median over its hand rows with decisions of ``time /
+    moves`` (the CPU seconds it spent in the hand per move it made), in
+    milliseconds; ``{}`` without a ``time`` column."""
+    if "time" not in hands.columns or "moves" not in hands.columns:
+        return {}
+    h = hands[hands["moves"] > 0]
+    return {str(b): float(np.median(g["time"] / g["moves"]) * 1000) for b, g in h.groupby("bot")}
+
+
+def format_summary(pairings: pd.DataFrame, ratings_df: pd.DataFrame, ms: dict | None = None) -> str:
+    """The pairings and the ratings as aligned text tables; ``ms`` (bot ->
+    median ms per decision, :func:`median_ms_per_decision`) adds a column to
+    the ratings."""
     def num(x, f="{:.3f}"):
         return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f.format(x)
 
@@ -272,6 +284,8 @@ def format_summary(pairings: pd.DataFrame, ratings_df: pd.DataFrame) -> str:
                          for x, lo, hi in zip(ratings_df["rating"], ratings_df["lo"], ratings_df["hi"])],
         "games": ratings_df["games"],
     })
+    if ms:
+        r["ms/decision"] = [num(ms.get(str(b)), "{:.2f}") for b in ratings_df["bot"]]
     return ("Pairings (win rate of the first bot; draws count half)\n"
             + (p.to_string(index=False) if len(p) else "(no pairings)")
             + "\n\nRatings (Bradley-Terry, Elo scale, mean 0)\n"

@@ -317,8 +317,9 @@ class TournamentResult:
         return ratings(self.matches if self.matches is not None else self.hands, bots=self.bots)
 
     def summary(self) -> str:
-        """The pairings and ratings as a text table."""
-        from .stats import format_summary
+        """The pairings and ratings as a text table, the ratings with each
+        bot's median CPU ms per decision."""
+        from .stats import format_summary, median_ms_per_decision
         n_hands = len(self.hands) // max(1, int(self.hands["players"].iloc[0])) if len(self.hands) else 0
         games = f"{n_hands} hands"
         if self.matches is not None:
@@ -330,7 +331,7 @@ class TournamentResult:
             rate = self.hands_per_second
             head += f"; {self.played} played in {self.elapsed:.1f} s ({rate:.{0 if rate >= 10 else 1}f} hands/s)"
         head += "\n\n"
-        return head + format_summary(self.pairings, self.ratings)
+        return head + format_summary(self.pairings, self.ratings, median_ms_per_decision(self.hands))
 
     def __str__(self) -> str:
         return self.summary()
