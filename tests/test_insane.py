@@ -303,6 +303,30 @@ def _world_deal(w, players, played):
     return deal, bone
 
 
+def _tabled(preset, seed, n_moves, n_worlds):
+    """A hand of ``n_moves`` random moves (:func:`_facade_likelihood`'s),
+    the observer's ``n_worlds`` sampled worlds and the search's play tables
+    of it: a namespace of ``m, obs, worlds, evs, rv, ws, meta, states, tobs,
+    nd`` and ``played`` (``(seat, Tile, end)``)."""
+    from types import SimpleNamespace
+
+    from dominoai.bots.pimc import new_play_tables, play_tables_into
+    from dominoai.bots.worlds import Belief
+
+    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=1.0)
+    obs = m.current.observe()
+    belief = Belief(obs)
+    worlds, _ = belief.sample(n_worlds, seed=seed)
+    evs = _hand_events(m)
+    rv = m.rules.vector()
+    ws = _likelihood_scratch()
+    meta, states, tobs = new_play_tables(len(evs))
+    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp)
+    played = [(e.seat, e.tile, e.end) for e in m.current.events if e.kind == "play"]
+    return SimpleNamespace(m=m, obs=obs, worlds=worlds, evs=evs, rv=rv, ws=ws, meta=meta,
+                           states=states, tobs=tobs, nd=nd, played=played)
+
+
 def _hand_events(match):
     """The hand's events (int64, ``(n, 4)``) as the search reads them: the
     public history (every seat sees the same plays)."""
@@ -353,23 +377,14 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     every world with those tables: each weight equals the public-API replay
     of that world's own deal (its hands now plus the tiles each seat has
     played)."""
-    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc import tabled_likelihood
     from dominoai.bots.pimc.likelihood import new_row_cache
-    from dominoai.bots.worlds import Belief
 
     tau = 2.0
-    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
-    h = m.current
-    me = h.seat
-    obs = h.observe()
-    worlds, _ = Belief(obs).sample(8, seed=seed)
-    evs = _hand_events(m)
-    rv = m.rules.vector()
-    ws = _likelihood_scratch()
-    meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(Belief(obs).base, evs, len(evs), rv, me, meta, states, tobs, ws.tmp)
+    t = _tabled(preset, seed, n_moves, 8)
+    m, me, worlds, rv, ws, played = t.m, t.obs.seat, t.worlds, t.rv, t.ws, t.played
+    meta, states, tobs, nd = t.meta, t.states, t.tobs, t.nd
     assert nd > 0
-    played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
     got = []
     for w in worlds:
         deal, bone = _world_deal(w, m.rules.players, played)
@@ -391,23 +406,13 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
     nothing."""
     import math
 
-    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc import tabled_likelihood
     from dominoai.bots.pimc.likelihood import new_row_cache
-    from dominoai.bots.worlds import Belief
 
     tau, sharp, mix = 3.0, 0.3, 0.4
-    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
-    h = m.current
-    me = h.seat
-    obs = h.observe()
-    belief = Belief(obs)
-    worlds, _ = belief.sample(6, seed=seed)
-    evs = _hand_events(m)
-    rv = m.rules.vector()
-    ws = _likelihood_scratch()
-    meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(belief.base, evs, len(evs), rv, me, meta, states, tobs, ws.tmp)
-    played = [(e.seat, e.tile, e.end) for e in h.events if e.kind == "play"]
+    t = _tabled(preset, seed, n_moves, 6)
+    m, me, worlds, rv, ws, played = t.m, t.obs.seat, t.worlds, t.rv, t.ws, t.played
+    meta, states, tobs, nd = t.meta, t.states, t.tobs, t.nd
     args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
     cache = new_row_cache(len(worlds) * nd)
     got = []
@@ -440,20 +445,13 @@ def test_row_cache_gives_the_same_weights_to_the_bit(preset, seed, n_moves):
     weight it gets without the cache, exactly; the cache is used (fewer
     rows are stored than the worlds' play rows), and a full table (every
     probe taken) only falls back to computing."""
-    from dominoai.bots.pimc import new_play_tables, play_tables_into, tabled_likelihood
+    from dominoai.bots.pimc import tabled_likelihood
     from dominoai.bots.pimc.likelihood import T_KIND, new_row_cache
-    from dominoai.bots.worlds import Belief
 
     tau = 4.0
-    m, _ = _facade_likelihood(preset, seed, n_moves, me=-1, tau=tau)
-    obs = m.current.observe()
-    belief = Belief(obs)
-    worlds, _ = belief.sample(400, seed=seed)
-    evs = _hand_events(m)
-    rv = m.rules.vector()
-    ws = _likelihood_scratch()
-    meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp)
+    t = _tabled(preset, seed, n_moves, 400)
+    worlds, rv, ws = t.worlds, t.rv, t.ws
+    meta, states, tobs, nd = t.meta, t.states, t.tobs, t.nd
     plays = int((meta[:nd, T_KIND] == 0).sum())
     assert plays > 0
     args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
