@@ -215,8 +215,11 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every core)")
     tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
     tu.add_argument("--study", help="the study file (SQLite, .db); rerun the command to resume")
-    tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones: "
-                                               "worlds=50..1600:log,rollouts=1..4,rollout_policy=random|hard")
+    tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "
+                                               "e.g. 'worlds=50..1600:log, rollouts=1..4, "
+                                               "rollout_policy=random|hard'; a bare name (hard_prior, "
+                                               "hard_void) adds a parameter searched only when named, "
+                                               "with its declared range")
     tu.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
                     help="freeze a parameter (repeat, or comma-separate)")
     tu.add_argument("--max-ms", type=float, help="median CPU ms per decision above which a setting is infeasible")
@@ -459,11 +462,12 @@ def _cmd_tournament(args) -> int:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
-    if args.out:  # its folder is made if missing; one that cannot be is one line, before compiling
-        try:
-            os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--out {args.out}: {e.strerror or e}") from None
+    if args.out:  # its folder is made later if missing; under a file it cannot be: one line now
+        up = os.path.dirname(os.path.abspath(args.out))
+        while up and not os.path.exists(up) and os.path.dirname(up) != up:
+            up = os.path.dirname(up)
+        if os.path.exists(up) and not os.path.isdir(up):
+            raise UsageError(f"--out {args.out}: {up} is a file, not a folder")
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
     from .bots import make_bot
     for b in bots:  # an unknown bot or parameter is one line before any compiling

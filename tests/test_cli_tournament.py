@@ -113,6 +113,11 @@ def test_output_paths_named_as_given(tmp_path, monkeypatch, capsys):
     assert main(base + ["--records", "afile"]) == 2
     assert "--records afile: exists and is not a directory" in _err(capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    # a run refused for another reason leaves no folder behind
+    assert main(base + ["--out", "new/r.txt"]) == 2
+    assert main(["tournament", "--bots", "easy,nosuch", "--out", "new/r.csv"]) == 2
+    capsys.readouterr()
+    assert not (tmp_path / "new").exists()
     # a missing folder of --out is made
     assert main(base + ["--out", "new/deeper/r.csv"]) == 0
     assert (tmp_path / "new" / "deeper" / "r.csv").exists()

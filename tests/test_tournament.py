@@ -696,4 +696,6 @@ def test_median_ms_per_decision_by_hand():
     ratings = pd.DataFrame({"bot": ["a", "b"], "rating": [10.0, -10.0], "lo": [0.0, -20.0],
                             "hi": [20.0, 0.0], "games": [3, 3]})
     text = format_summary(pairings, ratings, median_ms_per_decision(h))
-    assert "ms/decision" in text and "4.00" in text and "1.00" in text
+    assert "ms/decision" in text and " 4\n" in text + "\n" and " 1" in text
+    fast = format_summary(pairings, ratings, {"a": 0.00412, "b": 12.345})
+    assert "0.00412" in fast and "12.3" in fast    # three significant digits, a fast bot not 0.00

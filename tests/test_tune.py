@@ -43,8 +43,12 @@ def test_space_from_declarations():
     assert list(dims) == ["worlds", "rollouts", "rollout_policy", "hard_plies", "exact",
                           "policy_weight"]
     # declared but searched only when named, like the hard_<name> weights
-    named, _ = make_space("insane", "hard_prior=0..0.9,resample=1..8", "")
-    assert named["hard_prior"].text() == "0.0..0.9" and named["resample"].text() == "1..8"
+    named, _ = make_space("insane", "hard_prior=0..0.5,resample", "")
+    assert named["hard_prior"].text() == "0.0..0.5" and named["resample"].text() == "1..8"
+    named, _ = make_space("insane", "hard_void,sharp_weight", "")    # bare: the declared range
+    assert named["hard_void"].text() == "0.0..18.0" and named["sharp_weight"].text() == "0.1..1.0:log"
+    with pytest.raises(ValueError, match="no declared range"):
+        make_space("insane", "max_nodes", "")
     assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
     dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"

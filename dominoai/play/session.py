@@ -199,6 +199,8 @@ def setup_new(variant, players, opponents, seat, seed, overrides,
     from ..bots import make_bot
     variant = DEFAULT_VARIANT if variant is None else variant
     opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
+    from ..cli import join_spec_params
+    opponents = join_spec_params(opponents)      # 'insane:worlds=400+exact=0', as the tournament
     if players is not None:
         overrides = {"players": players, **overrides}
     try:

@@ -285,7 +285,7 @@ def format_summary(pairings: pd.DataFrame, ratings_df: pd.DataFrame, ms: dict | 
         "games": ratings_df["games"],
     })
     if ms:
-        r["ms/decision"] = [num(ms.get(str(b)), "{:.2f}") for b in ratings_df["bot"]]
+        r["ms/decision"] = [num(ms.get(str(b)), "{:.3g}") for b in ratings_df["bot"]]
     return ("Pairings (win rate of the first bot; draws count half)\n"
             + (p.to_string(index=False) if len(p) else "(no pairings)")
             + "\n\nRatings (Bradley-Terry, Elo scale, mean 0)\n"

@@ -147,9 +147,11 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
     replacing (or adding) one range, each ``--fix`` item removing one.
 
     :param space: ``"worlds=50..1600:log,rollouts=1..4"`` (a str, or a
-        dict of name to range text).
+        dict of name to range text); a bare name (``"hard_prior"``) adds a
+        parameter searched only when named, with its declared range.
     :param fix: ``"NAME=VALUE,..."``, a list of such, or a dict.
-    :raises ValueError: an unknown bot or parameter; an empty, inverted or
+    :raises ValueError: an unknown bot or parameter; a bare name without a
+        declared range; an empty, inverted or
         one-value range; a range or value the bot does not accept; a name
         both searched and fixed; nothing left to search.
     """
@@ -161,19 +163,24 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
     else:
         for item in _items(space):
             k, eq, v = item.partition("=")
-            if not eq or not k.strip() or not v.strip():
-                raise ValueError(f"--space {item}: write NAME=LOW..HIGH[:log] or NAME=A|B")
-            given[k.strip()] = v.strip()
+            if not k.strip() or (eq and not v.strip()):
+                raise ValueError(f"--space {item}: write NAME=LOW..HIGH[:log], NAME=A|B or a "
+                                 "NAME with a declared range")
+            given[k.strip()] = v.strip() if eq else ""
     for k in given:
         if k not in params:
             raise _unknown(bot, k, params)
         if k in fixed:
             raise ValueError(f"{k} is both in --space and in --fix; give it once")
+        if not given[k] and not params[k].range_text():
+            raise ValueError(f"--space {k}: it has no declared range; write {k}=LOW..HIGH")
     dims: dict[str, Dim] = {}
     for k, p in params.items():
         if k in fixed:
             continue
-        if k in given:
+        if k in given and not given[k]:      # a bare name: its declared range
+            dims[k] = _dim_from_param(bot, k, p)
+        elif k in given:
             dims[k] = _parse_range(bot, k, p, given[k])
         elif p.tunable:
             dims[k] = _dim_from_param(bot, k, p)
