@@ -39,7 +39,8 @@ from pathlib import Path
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--preset", required=True)
     ap.add_argument("--candidates", required=True,
                     help="insane specs separated by ';' (a spec's own parameters by ',' or '+')")
