@@ -41,13 +41,14 @@ from pathlib import Path
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--preset", required=True)
+    ap.add_argument("--preset", required=True, help="the preset (block, all_fives, kozel, ...)")
     ap.add_argument("--candidates", required=True,
                     help="insane specs separated by ';' (a spec's own parameters by ',' or '+')")
     ap.add_argument("--deals", type=int, default=1000, help="deals (each in every rotation)")
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=198)
-    ap.add_argument("--out", default="results/against_hard")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+    ap.add_argument("--seed", type=int, default=198, help="root seed of the deals and bots")
+    ap.add_argument("--out", default="results/against_hard",
+                    help="folder of the runs (one subfolder per preset and seed)")
     args = ap.parse_args(argv)
 
     import pandas as pd
