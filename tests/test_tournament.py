@@ -672,6 +672,22 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
         with pytest.raises(ValueError, match=r"listed twice \(the same bot as \(?'insane'"):
             _check_bots(["insane", twin], get_rules(preset))     # Kozel: as a pair
     assert _check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
+    # parameters idle under the rules: the play model is off in Draw, hard_plies
+    # needs hard rollouts (All Fives has them, Block not)
+    for preset, twin in (("draw", "insane:hard_prior=0.5"), ("draw", "insane:policy_weight=1"),
+                         ("block", "insane:hard_plies=3"), ("block", "insane:sharp_weight=0.2"),
+                         ("block", "insane:draw_weight=true"),
+                         ("dominoball", "insane:draw_weight=true,hard_prior=0.5")):
+        with pytest.raises(ValueError, match="listed twice"):
+            _check_bots(["insane", twin], get_rules(preset))
+    for preset, other in (("block", "insane:hard_prior=0.5"), ("all_fives", "insane:hard_plies=3"),
+                          ("draw", "insane:draw_weight=true"),
+                          ("draw", "insane:draw_weight=true,hard_prior=0.5"),
+                          ("block", "insane:hard_prior=0.5,sharp_weight=0.2")):
+        assert _check_bots(["insane", other], get_rules(preset)) == ["insane", other]
+    assert _check_bots(["insane:hard_prior=0.5", "insane:hard_prior=0.5,sharp_weight=0.2"],
+                       get_rules("block")) == ["insane:hard_prior=0.5",
+                                               "insane:hard_prior=0.5,sharp_weight=0.2"]
     assert _check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
                                                                               "insane:exact=12"]
     assert _check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]

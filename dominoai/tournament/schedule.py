@@ -85,7 +85,10 @@ def _check_bots(bots, rules: Rules) -> list:
 def _canonical(spec: str, rules: Rules):
     """What makes a bot the bot it is under ``rules``: its name, seed and
     every parameter's value once the preset's own defaults apply
-    (``insane`` and ``insane:exact=12`` are one bot in Block); for a bot
+    (``insane`` and ``insane:exact=12`` are one bot in Block), but for the
+    parameters the bot calls idle under ``rules`` (``idle_params``:
+    ``insane:hard_prior=0.5`` is ``insane`` in Draw, where the play model is
+    off); for a bot
     without parameters the spec it gives itself; the spec as given when it
     does not build."""
     from ..bots import make_bot
@@ -96,7 +99,9 @@ def _canonical(spec: str, rules: Rules):
     if not getattr(bot, "PARAMS", None) or not hasattr(bot, "use_rules"):
         return bot.spec
     bot.use_rules(rules)
-    return (bot.name, bot.seed, tuple((k, getattr(bot, k)) for k in bot.PARAMS))
+    idle = bot.idle_params(rules) if hasattr(bot, "idle_params") else set()
+    return (bot.name, bot.seed,
+            tuple((k, None if k in idle else getattr(bot, k)) for k in bot.PARAMS))
 
 
 def pairings(bots: Sequence, rules: Rules) -> list[tuple]:

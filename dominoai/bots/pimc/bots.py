@@ -117,6 +117,16 @@ class _SearchBot(BaseBot):
         """The ``hard`` weights of the rollouts and the play model."""
         return HARD_WEIGHTS
 
+    def idle_params(self, rules) -> set:
+        """The parameters that cannot change this bot's play under ``rules``
+        (a :class:`~dominoai.rules.Rules`, after :meth:`use_rules`): here
+        ``hard_plies`` unless the rollouts are ``hard``. The tournament's
+        duplicate check reads it (two specs that differ only in idle
+        parameters are one bot)."""
+        if rollout_policy_id(self.rollout_policy, rules.vector()) != POLICIES.index("hard"):
+            return {"hard_plies"}
+        return set()
+
     def _run(self, codes, chunk_fn) -> SearchResult:
         """Call ``chunk_fn(moves, n_worlds, rs, acc, stats)`` (``moves`` the
         codes to score, a subset of ``codes``) until ``worlds`` worlds are
@@ -287,6 +297,26 @@ class InsaneBot(_SearchBot):
 
     def _hard_weights(self) -> np.ndarray:
         return self.hard_weights
+
+    def idle_params(self, rules) -> set:
+        """As the search bots' (``hard_plies`` without ``hard`` rollouts),
+        and the play model's parameters where it is off: ``draw_weight``
+        where nothing is drawn; where tiles are drawn without
+        ``draw_weight``, or replaced (Dominoball), ``policy_weight``;
+        ``hard_prior`` and ``sharp_weight`` wherever the play model is off;
+        ``sharp_weight`` at ``hard_prior=0``."""
+        idle = super().idle_params(rules)
+        rv = rules.vector()
+        drawing, repl = bool(rv[L.R_DRAWING]), bool(rv[L.R_MAX_REPL])
+        if not drawing or repl:
+            idle.add("draw_weight")
+        if repl or (drawing and not self.draw_weight):
+            idle.add("policy_weight")
+        if "policy_weight" in idle or self.policy_weight <= 0:
+            idle |= {"hard_prior", "sharp_weight"}
+        if self.hard_prior <= 0:
+            idle.add("sharp_weight")
+        return idle
 
     def analyze(self, obs: Observation) -> SearchResult:
         """Search ``obs`` and return the per-move values (see :class:`SearchResult`).
