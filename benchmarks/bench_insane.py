@@ -67,20 +67,10 @@ TARGET_WORLDS = 200
 def positions(preset: str, n: int, seed: int) -> list:
     """``n`` observations at decisions with two or more legal moves, from
     medium-vs-medium games (first hands of fresh matches)."""
-    from dominoai import Match
-    from dominoai.bots import make_bot
+    from dominoai.tournament import decision_positions
 
     rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        m = Match(preset, seed=int(rng.integers(1 << 30)))
-        h = m.new_hand()
-        bots = [make_bot("medium") for _ in range(m.rules.players)]
-        while not h.over:
-            obs = h.observe()
-            if len(obs.legal_codes()) > 1:
-                out.append(obs)
-            h.play(bots[h.seat].act(obs))
+    out = [obs for obs, _ in decision_positions(preset, n, "medium", rng)]
     idx = rng.choice(len(out), n, replace=False)
     return [out[i] for i in sorted(idx)]
 

@@ -43,30 +43,17 @@ def positions(preset: str, n: int, tiles: int, seed: int):
     """``(states, codes, rules vector)``: ``n`` true states at decisions with
     two or more moves and at most ``tiles`` tiles left (``int64`` ``(n,
     S_SIZE)``), the legal moves of each, padded with -1 (``(n, MAX_MOVES)``)."""
-    from dominoai import Match
-    from dominoai.bots import make_bot
     from dominoai.bots.pimc.value import tiles_left
     from dominoai.engine import layout as L
+    from dominoai.tournament import decision_positions
 
-    rng = np.random.default_rng(seed)
-    states, codes = [], []
-    rv = None
-    while len(states) < n:
-        m = Match(preset, seed=int(rng.integers(1 << 30)))
-        h = m.new_hand()
-        bots = [make_bot("hard") for _ in range(m.rules.players)]
-        while not h.over:
-            obs = h.observe()
-            st = m.state_copy()
-            rv = obs.rules_vector
-            c = obs.legal_codes()
-            if len(c) > 1 and tiles_left(st, rv) <= tiles:
-                states.append(st)
-                row = np.full(L.MAX_MOVES, -1, np.int64)
-                row[:len(c)] = c
-                codes.append(row)
-            h.play(bots[h.seat].act(obs))
-    return np.array(states[:n]), np.array(codes[:n]), rv
+    found = decision_positions(preset, n, "hard", seed,
+                               keep=lambda obs, st: tiles_left(st, obs.rules_vector) <= tiles)[:n]
+    codes = np.full((len(found), L.MAX_MOVES), -1, np.int64)
+    for i, (obs, _) in enumerate(found):
+        c = obs.legal_codes()
+        codes[i, :len(c)] = c
+    return np.array([st for _, st in found]), codes, found[0][0].rules_vector
 
 
 def _kernel():

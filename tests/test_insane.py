@@ -698,18 +698,8 @@ def test_settings_are_one_typed_value_and_the_weights_are_hards():
 def _mid_hand_states(preset, n, seed):
     """``(observation, true state)`` at decisions with two or more moves,
     from medium-vs-medium hands of ``preset``."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        m = Match(preset, seed=int(rng.integers(1 << 30)))
-        h = m.new_hand()
-        bots = [make_bot("medium") for _ in range(m.rules.players)]
-        while not h.over:
-            obs = h.observe()
-            if len(obs.legal_codes()) > 1:
-                out.append((obs, m.state_copy()))
-            h.play(bots[h.seat].act(obs))
-    return out[:n]
+    from dominoai.tournament import decision_positions
+    return decision_positions(preset, n, "medium", seed)[:n]
 
 
 def test_shuffle_boneyard_permutes_only_the_undrawn_tiles_uniformly():

@@ -13,13 +13,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dominoai import Match, get_rules
-from dominoai.bots import make_bot
+from dominoai import get_rules
 from dominoai.bots.pimc import hand_value, new_scratch
 from dominoai.bots.pimc.solver import plain_line, solve_into, solve_line_into
 from dominoai.bots.pimc.value import tiles_left
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
+from dominoai.tournament import decision_positions
 
 LINES = [("block", {}), ("block", {"players": 3}), ("block", {"players": 4}),
          ("block", {"players": 4, "partnerships": True}), ("kozel", {})]
@@ -28,19 +28,9 @@ LINES = [("block", {}), ("block", {"players": 3}), ("block", {"players": 4}),
 def _positions(rules, n, max_left, seed):
     """``(state, legal codes)`` at decisions with two or more moves and at
     most ``max_left`` tiles left to play, from hands of ``hard`` bots."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < n:
-        m = Match(rules, seed=int(rng.integers(1 << 30)))
-        h = m.new_hand()
-        bots = [make_bot("hard") for _ in range(m.rules.players)]
-        while not h.over:
-            obs = h.observe()
-            st = m.state_copy()
-            if len(obs.legal_codes()) > 1 and tiles_left(st, obs.rules_vector) <= max_left:
-                out.append((st, np.asarray(obs.legal_codes(), np.int64)))
-            h.play(bots[h.seat].act(obs))
-    return out[:n]
+    found = decision_positions(rules, n, "hard", seed,
+                               keep=lambda obs, st: tiles_left(st, obs.rules_vector) <= max_left)
+    return [(st, np.asarray(obs.legal_codes(), np.int64)) for obs, st in found[:n]]
 
 
 def _minimax(st, rv, seat, p0, ev):

@@ -715,3 +715,32 @@ def test_median_ms_per_decision_by_hand():
     assert "ms/decision" in text and " 4\n" in text + "\n" and " 1" in text
     fast = format_summary(pairings, ratings, {"a": 0.00412, "b": 12.345})
     assert "0.00412" in fast and "12.3" in fast    # three significant digits, a fast bot not 0.00
+
+
+def test_decision_positions():
+    """Positions from bot games: every one a decision with two or more legal
+    moves whose state is the true state behind the observation (seat to
+    move, its hand), the filter applied, at least n from whole hands, the
+    same for the same seed, and a caller's generator carried on."""
+    import numpy as np
+
+    from dominoai.engine import layout as L
+    from dominoai.tournament import decision_positions
+
+    got = decision_positions("block", 15, "hard", 3)
+    assert len(got) >= 15
+    for obs, st in got:
+        assert len(obs.legal_codes()) > 1
+        assert int(st[L.S_CUR]) == obs.seat and int(st[L.S_HAND + obs.seat]) == int(obs.array[1])
+    again = decision_positions("block", 15, "hard", 3)
+    assert [st.tolist() for _, st in again] == [st.tolist() for _, st in got]
+    late = decision_positions("kozel", 5, "medium", 4,
+                              keep=lambda obs, st: bin(int(st[L.S_HAND + obs.seat])).count("1") <= 3)
+    assert len(late) >= 5 and all(bin(int(st[L.S_HAND + o.seat])).count("1") <= 3 for o, st in late)
+    rng = np.random.default_rng(5)
+    decision_positions("block", 3, "medium", rng)
+    fresh = np.random.default_rng(5)
+    decision_positions("block", 3, "medium", fresh)
+    assert rng.integers(1 << 30) == fresh.integers(1 << 30)   # both carried on alike
+    with pytest.raises(ValueError):
+        decision_positions("nosuch", 1)

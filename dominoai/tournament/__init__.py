@@ -13,6 +13,7 @@
 - :mod:`.schedule`: pairings (tables), seat rotations, seeds, batches;
 - :mod:`.loop`: the play loop: :func:`decide`, :func:`play_hand`,
   :func:`play_match`, a bot's analysis of a decision (:func:`analysis_of`),
+  positions from bot games (:func:`decision_positions`),
   one batch of games in a worker (no pandas);
 - :mod:`.storage`: the tables' schemas, part files, the manifest, results
   files and their provenance, :class:`TournamentResult` and
@@ -32,7 +33,7 @@ import importlib
 _WHERE = {
     "run_tournament": "run", "BotError": "run", "reproduce": "run",
     "TournamentResult": "storage", "load_results": "storage", "read_provenance": "storage",
-    "analysis_of": "loop",
+    "analysis_of": "loop", "decision_positions": "loop",
     "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
     "Schedule": "schedule", "Table": "schedule", "make_schedule": "schedule", "pairings": "schedule",
     "rotations": "schedule", "seating": "schedule",
@@ -42,7 +43,7 @@ _WHERE = {
 
 __all__ = [
     "run_tournament", "TournamentResult", "load_results", "read_provenance", "BotError", "BotFailure",
-    "reproduce", "play_hand", "play_match", "decide", "analysis_of",
+    "reproduce", "play_hand", "play_match", "decide", "analysis_of", "decision_positions",
     "Schedule", "Table", "make_schedule", "pairings", "rotations", "seating",
     "wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry", "ratings",
 ]

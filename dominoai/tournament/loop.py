@@ -38,7 +38,7 @@ from ..records import record_from_match
 from ..rules import Rules
 from .schedule import Batch, Schedule
 
-__all__ = ["BotFailure", "decide", "analysis_of", "add_analysis", "play_hand", "play_match", "run_batch", "margins",
+__all__ = ["BotFailure", "decide", "analysis_of", "decision_positions", "add_analysis", "play_hand", "play_match", "run_batch", "margins",
            "HAND_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS"]
 
 MAX_HANDS = 1000  # a match longer than this is taken as a runaway
@@ -268,3 +268,32 @@ def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, fac
                 records.append((f"match-{gid:08d}.json", rec))
     return {"batch": batch.index, "failure": None, "hands": H, "matches": M if mode == "matches" else None,
             "records": records, "n_hands": n_hands, "n_games": (batch.stop - batch.start) * sched.rotations}
+
+
+def decision_positions(rules, n: int, bot: str = "hard", seed=0, keep=None) -> list:
+    """Positions to study or time a search on: ``(observation, state)`` at
+    every decision with two or more legal moves (``keep(observation,
+    state)`` true, when given) of first hands of fresh matches of ``rules``
+    (a preset name or :class:`Rules`), every seat played by ``bot``, until
+    at least ``n`` are found. Whole hands are played, so the list may hold
+    a few more than ``n``: slice or sample it. ``state`` is the true engine
+    state (``int64``, ``(S_SIZE,)``, a copy). ``seed``: an int or a
+    ``numpy.random.Generator`` (each match's seed is drawn from it, so a
+    caller's generator carries on from there).
+
+    :raises ValueError: an unknown preset or bot.
+    """
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        m = Match(rules, seed=int(rng.integers(1 << 30)))
+        h = m.new_hand()
+        bots = [make_bot(bot) for _ in range(m.rules.players)]
+        while not h.over:
+            obs = h.observe()
+            if len(obs.legal_codes()) > 1:
+                st = m.state_copy()
+                if keep is None or keep(obs, st):
+                    out.append((obs, st))
+            h.play(bots[h.seat].act(obs))
+    return out
