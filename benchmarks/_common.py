@@ -1,8 +1,11 @@
-"""Helpers shared by the benchmark scripts: pinning to one core, tables."""
+"""Helpers shared by the benchmark scripts: pinning to one core, tables, the
+JSON results file."""
 from __future__ import annotations
 
+import json
 import os
 import time
+from pathlib import Path
 
 
 def pin_one_core(core: int | None) -> int | None:
@@ -50,3 +53,15 @@ def print_table(head: list[str], body: list[list]) -> None:
     print("  ".join("-" * w for w in widths))
     for b in body:
         print(line(b))
+
+
+def args_record(args) -> dict:
+    """The command's options as JSON values (paths as text)."""
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
+
+
+def write_json(path: Path, doc: dict) -> None:
+    """Write the results ``doc`` to ``path`` (its folder made) and say so."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"wrote {path}")

@@ -32,11 +32,10 @@ import os as _os
 import sys as _sys
 
 _sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
-from _common import pin_one_core, print_table as print_rows  # noqa: E402
+from _common import args_record, pin_one_core, print_table as print_rows, write_json  # noqa: E402
 
 import argparse
 import datetime as _dt
-import json
 import os
 import platform
 import sys
@@ -210,14 +209,12 @@ def main(argv=None) -> int:
         "numba": numba.__version__,
         "dominoai": dominoai.__version__,
         "timer": "time.process_time, best of repeats",
-        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "args": args_record(args),
         "targets": TARGETS,
         "all_targets_met": met == len(judged),
         "results": rows,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {args.out}")
+    write_json(args.out, result)
     return 0
 
 

@@ -41,11 +41,10 @@ import os as _os
 import sys as _sys
 
 _sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
-from _common import pin_one_core  # noqa: E402
+from _common import args_record, pin_one_core, write_json  # noqa: E402
 
 import argparse
 import datetime as _dt
-import json
 import os
 import platform
 import sys
@@ -192,14 +191,12 @@ def main(argv=None) -> int:
         "numpy": np.__version__,
         "numba": numba.__version__,
         "dominoai": getattr(dominoai, "__version__", None),
-        "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "args": args_record(args),
         "target": {"worlds": TARGET_WORLDS, "median_ms": TARGET_MS},
         "results": results,
         "budget": budgets,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    write_json(args.out, out)
     return 0
 
 

@@ -25,11 +25,10 @@ import os as _os
 import sys as _sys
 
 _sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))  # benchmarks/_common.py
-from _common import pin_one_core  # noqa: E402
+from _common import args_record, pin_one_core, write_json  # noqa: E402
 
 import argparse  # noqa: E402
 import datetime as _dt  # noqa: E402
-import json  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -136,11 +135,9 @@ def main(argv=None) -> int:
         print(f"{preset:8s} {r['nodes']:10d} {r['general_mnodes_per_s']:12.2f} "
               f"{r['line_mnodes_per_s']:10.2f} {r['ratio']:6.2f}", flush=True)
     out = {"date": _dt.datetime.now().isoformat(timespec="seconds"), "pinned_core": core,
-           "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+           "args": args_record(args),
            "results": results}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2))
-    print(f"wrote {args.out}")
+    write_json(args.out, out)
     return 0
 
 
