@@ -192,7 +192,7 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
 
 @njit(cache=True)
 def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, ckey,
-                      cval, mix=0.0, tau_sharp=0.3):
+                      cval, mix=0.0, tau_sharp=0.3, lsum=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
     for the same events and seat ``me``). 0.0 when a seat's hand then could
@@ -214,14 +214,19 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     tables and temperatures): a world whose seat holds a hand seen before at
     that row reads the factor instead of evaluating ``hard`` again. The
     factors are summed in row order either way, so the result is the same to
-    the bit with or without the cache."""
+    the bit with or without the cache. ``lsum`` (``float64``, ``(8,)``):
+    scratch for the mixture's per-seat sums, so that a search allocates it
+    once (None: allocated here)."""
     kinds = K.track_kinds(rv)
     logw = 0.0
     mixing = mix > 0.0
-    if mixing:
-        lsum = np.zeros(8, np.float64)   # per seat: the log L at tau, then at tau_sharp
+    if lsum is None:
+        seat_logs = np.zeros(8, np.float64)
     else:
-        lsum = np.zeros(1, np.float64)
+        seat_logs = lsum
+        if mixing:
+            for q in range(8):
+                seat_logs[q] = 0.0    # per seat: the log L at tau, then at tau_sharp
     cmask = ckey.shape[0] - 1     # the table's size is a power of two
     for d in range(nd):
         s = meta[d, T_SEAT]
@@ -255,14 +260,14 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
         if f == -np.inf:
             return 0.0
         if mixing:
-            lsum[s] += f
-            lsum[4 + s] += f2
+            seat_logs[s] += f
+            seat_logs[4 + s] += f2
         else:
             logw += f
     if mixing:
         for s in range(4):
-            a = lsum[4 + s]     # sharp (finite: a row of -inf returned above)
-            b = lsum[s]         # broad
+            a = seat_logs[4 + s]     # sharp (finite: a row of -inf returned above)
+            b = seat_logs[s]         # broad
             m = max(a, b)
             logw += m + np.log(mix * np.exp(a - m) + (1.0 - mix) * np.exp(b - m))
     return np.exp(logw)

@@ -43,14 +43,15 @@ BELIEF_PLAY_MODEL = 1   #: the same, times the play model's likelihood (rules wi
 
 @njit(cache=True, inline="always")
 def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf,
-                 ckey, cval, mix, tau_sharp):
+                 ckey, cval, mix, tau_sharp, lsum):
     """The weight of the world ``wst`` under the belief model ``belief``
     (``SearchSettings.belief``), given its sampler's weight ``w`` (``> 0``):
     ``w`` for ``consistent``; for ``play_model``, ``w`` times the play
     model's likelihood at temperature ``tau`` with the ``hard`` weights
     ``hw`` (:func:`~dominoai.bots.pimc.likelihood.tabled_likelihood` on
     the hand's ``nd`` tabled events ``meta, states, obs`` and the row cache
-    ``ckey, cval``, mixed with the sharp model at ``tau_sharp`` by ``mix``;
+    ``ckey, cval``, mixed with the sharp model at ``tau_sharp`` by ``mix``
+    with the scratch ``lsum``;
     0 for every world when the log could not be tabled, ``nd < 0``). The other
     arguments are members of the search's ``Scratch``, passed one by one:
     this runs once per world, and numba counts a reference per member of a
@@ -59,7 +60,7 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
         if nd < 0:
             return 0.0    # the log did not replay (never for a real hand's log)
         return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
-                                     wi, wf, ckey, cval, mix, tau_sharp)
+                                     wi, wf, ckey, cval, mix, tau_sharp, lsum)
     return w
 
 
@@ -165,6 +166,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     # a row's factor per hand, shared by this search's worlds
     ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
+    lsum = np.zeros(8, np.float64)   # the mixture's per-seat sums, once per search
     # resample > 1: the worlds go into a pool first, scored after resampling
     target = k * n_worlds
     pool = np.empty((target if k > 1 else 1, L.S_SIZE), np.int64)
@@ -181,7 +183,7 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,
-                             feats, hvals, wi, wf, ckey, cval, mix, tau_sharp)
+                             feats, hvals, wi, wf, ckey, cval, mix, tau_sharp, lsum)
         if w <= 0.0:
             continue
         wsum += w * rollouts
