@@ -105,13 +105,14 @@ class _SearchBot(BaseBot):
 
     def _settings(self, rv: np.ndarray, belief: int = BELIEF_CONSISTENT,
                   tau: float = 0.0, mix: float = 0.0, tau_sharp: float = 0.3,
-                  resample: int = 1) -> SearchSettings:
+                  resample: int = 1, fusion: bool = False) -> SearchSettings:
         return SearchSettings.make(rollouts=self.rollouts,
                                    policy=rollout_policy_id(self.rollout_policy, rv),
                                    belief=belief, tau=tau, exact=self.exact,
                                    max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
                                    weights=self._hard_weights(), hard_plies=self.hard_plies,
-                                   mix=mix, tau_sharp=tau_sharp, resample=resample)
+                                   mix=mix, tau_sharp=tau_sharp, resample=resample,
+                                   fusion=fusion)
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""
@@ -269,6 +270,11 @@ class InsaneBot(_SearchBot):
                                  "only the sampler's); 1 = score every sampled world by its "
                                  "weight; tuned only when named",
                                  min=1, low=1, high=8, searched=False),
+                  fusion=Param(bool, False, "with exact: in the worlds solved exactly, choose "
+                               "the seat's next move once per information set (what it will "
+                               "see then) instead of once per world, against strategy "
+                               "fusion; the other seats reply as the solver does; tuned only "
+                               "when named", searched=False),
                   **HARD_PARAMS)
 
     def __init__(self, seed=None, **params):
@@ -316,6 +322,8 @@ class InsaneBot(_SearchBot):
             idle |= {"hard_prior", "sharp_weight"}
         if self.hard_prior <= 0:
             idle.add("sharp_weight")
+        if self.exact <= 0:
+            idle.add("fusion")
         return idle
 
     def analyze(self, obs: Observation) -> SearchResult:
@@ -348,7 +356,7 @@ class InsaneBot(_SearchBot):
             tau = 0.0
         cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau,
                              self.hard_prior if tau > 0 else 0.0, self.sharp_weight,
-                             self.resample)
+                             self.resample, self.fusion)
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 
         def chunk(moves, n, rs, acc, stats):

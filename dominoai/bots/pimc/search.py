@@ -25,6 +25,7 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ..worlds import draw_world, drawn_world_weight
+from .fusion import file_world, fused_values_into, fused_world, new_fusion
 from .likelihood import new_play_tables, new_row_cache, play_tables_into, tabled_likelihood
 from .rollouts import rollout
 from .settings import new_scratch
@@ -116,6 +117,27 @@ def score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, e
 
 
 @njit(cache=True)
+def score_or_fuse(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
+                  ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path, fuse, line, st2,
+                  vals2, keys, nn, fkey, frow, fval, fn, fmove, used):
+    """:func:`score_world`, or with ``fuse`` (``SearchSettings.fusion``,
+    with ``exact``) in a world that is solved exactly: the world's values
+    filed for fusion (:func:`~dominoai.bots.pimc.fusion.fused_world`,
+    ``file_world``), added to ``acc`` only at the end of the search
+    (``fused_values_into``); a world whose solve gives up is rolled out.
+    Not inlined (numba does not inline a call of this many arguments), so
+    the search calls it only where ``fuse`` is set."""
+    if fuse and tiles_left(wst, rv) <= exact:
+        if fused_world(wst, rv, codes, seat, p0, ev, buf, tmp, st2, stack, bufs, meta, nodes,
+                       line, vals2, keys, nn):
+            file_world(w * rollouts, vals2, keys, nn, fkey, frow, fval, fn, fmove, used)
+            return
+        exact = 0
+    score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
+                ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+
+
+@njit(cache=True)
 def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     """Sample up to ``n_worlds`` worlds of positive weight (at most
     ``cfg.max_tries * n_worlds`` proposals) and add ``weight * value`` of every
@@ -167,6 +189,12 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
     lsum = np.zeros(8, np.float64)   # the mixture's per-seat sums, once per search
+    # fusion: the solved worlds' values by key of the next own decision (fusion.py)
+    fuse = cfg.fusion > 0 and exact > 0
+    line = plain_line(rv)
+    fkey, frow, fval, fn, fmove, used, vals2, keys, nn = new_fusion(
+        codes.shape[0] if fuse else 1, k * n_worlds if fuse else 1)
+    st2 = np.zeros(L.S_SIZE, np.int64)
     # resample > 1: the worlds go into a pool first, scored after resampling
     target = k * n_worlds
     pool = np.empty((target if k > 1 else 1, L.S_SIZE), np.int64)
@@ -194,8 +222,13 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
             got += 1
             continue
         got += 1
-        score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0, tmp,
-                    ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
+        if fuse:
+            score_or_fuse(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact,
+                          p0, tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path, fuse,
+                          line, st2, vals2, keys, nn, fkey, frow, fval, fn, fmove, used)
+        else:
+            score_world(wst, w, rv, codes, rs, seat, acc, rollouts, policy, plies, hw, exact, p0,
+                        tmp, ev, buf, aux, rs2, stack, bufs, meta, nodes, vals, path)
     if k > 1 and got > 0:
         # n_worlds of the pool, drawn in proportion to weight, each of weight
         # W / n_worlds (W the pool's total, so chunks combine as weighted
@@ -206,11 +239,18 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         resample_counts(pw[:got], n_worlds, u01, counts)
         step = wsum / rollouts / n_worlds
         for i in range(got):
-            if counts[i] > 0:
+            if counts[i] > 0 and fuse:
+                score_or_fuse(pool[i], step, rv, codes, rs, seat, acc, rollouts * counts[i],
+                              policy, plies, hw, exact, p0, tmp, ev, buf, aux, rs2, stack, bufs,
+                              meta, nodes, vals, path, fuse, line, st2, vals2, keys, nn, fkey,
+                              frow, fval, fn, fmove, used)
+            elif counts[i] > 0:
                 score_world(pool[i], step, rv, codes, rs, seat, acc, rollouts * counts[i], policy,
                             plies, hw, exact, p0, tmp, ev, buf, aux, rs2, stack, bufs, meta,
                             nodes, vals, path)
         got = n_worlds
+    if fuse:
+        fused_values_into(acc, fval, fn, fmove, used)
     stats[0] += got
     stats[1] += props
     stats[2] += wsum

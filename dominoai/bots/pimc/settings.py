@@ -52,6 +52,8 @@ class SearchSettings(NamedTuple):
     - ``resample``: weigh this many worlds per world scored and score a
       sample of them drawn in proportion to their weights (1: score every
       world drawn, by its weight).
+    - ``fusion``: 1 to choose the seat's next move per information set in
+      the worlds solved exactly (:mod:`~dominoai.bots.pimc.fusion`); 0: off.
     """
 
     rollouts: int
@@ -66,11 +68,12 @@ class SearchSettings(NamedTuple):
     mix: float
     tau_sharp: float
     resample: int
+    fusion: int
 
     @classmethod
     def make(cls, rollouts=1, policy=0, belief=0, tau=0.0, exact=0, max_nodes=20000,
              max_tries=50, weights=None, hard_plies=0, mix=0.0, tau_sharp=0.3,
-             resample=1) -> "SearchSettings":
+             resample=1, fusion=0) -> "SearchSettings":
         """Settings with the kernels' types (int, float, a contiguous float64
         array). ``weights`` defaults to the ``hard`` bot's defaults.
 
@@ -94,7 +97,7 @@ class SearchSettings(NamedTuple):
             raise ValueError("resample must be at least 1")
         return cls(int(rollouts), int(policy), int(belief), float(tau), int(exact),
                    int(max_nodes), int(max_tries), w, int(hard_plies), float(mix),
-                   float(tau_sharp), int(resample))
+                   float(tau_sharp), int(resample), int(bool(fusion)))
 
 
 #: The work arrays of one search (all ``int64`` unless said):
