@@ -475,6 +475,7 @@ def _cmd_tournament(args) -> int:
             make_bot(b, 0)
         except (ValueError, TypeError) as e:
             raise UsageError(str(e)) from None
+    _note_idle(args, bots, overrides)
     _warm_up(args, bots, overrides)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
@@ -516,16 +517,38 @@ def _warm_up(args, bots: list[str], overrides: dict) -> None:
         return
     from pathlib import Path
 
-    from .tournament.schedule import _check_bots
+    from .tournament.schedule import check_bots
     from .tournament.storage import results_format
     try:   # bad input (a bot listed twice, a results file's name) before any compiling
         if args.out:
             results_format(Path(args.out))
-        _check_bots(bots, rules)
+        check_bots(bots, rules)
     except ValueError:
         return   # run_tournament reports it, in one line
     from ._compile import warm_up_tournament
     warm_up_tournament(rules, bots, progress=args.progress)
+
+
+def _note_idle(args, bots, overrides) -> None:
+    """One line on stderr per bot spec that names a parameter which cannot
+    change its play under the tournament's rules (``idle_named``: e.g.
+    ``insane:hard_prior=0.5`` in Draw). A note, not an error: the bot plays
+    as without it. Bad rules are left to :func:`run_tournament`."""
+    from .rules import get_rules
+    from .tournament.schedule import idle_named
+    try:
+        rules = get_rules(args.variant, **({} if args.players is None else {"players": args.players}),
+                          **overrides)
+    except (ValueError, TypeError):
+        return
+    specs = [x for b in bots for x in (b if isinstance(b, (tuple, list)) else (b,))]
+    for spec in dict.fromkeys(specs):
+        idle = idle_named(spec, rules)
+        if idle:
+            what = ", ".join(idle)
+            verb = "has" if len(idle) == 1 else "have"
+            print(f"dominoai: note: bot {spec!r}: {what} {verb} no effect under {args.variant} "
+                  f"(see 'dominoai bots {spec.partition(':')[0].strip()}')", file=sys.stderr)
 
 
 def _cmd_plot(args) -> int:

@@ -69,11 +69,11 @@ def main(argv=None) -> int:
     try:
         from dominoai.bots import make_bot
         from dominoai.rules import get_rules
-        from dominoai.tournament.schedule import _check_bots
+        from dominoai.tournament.schedule import check_bots
 
         for b in cands:
             make_bot(b)                                # an unknown bot or a bad parameter
-        _check_bots(bots, get_rules(args.preset))   # an unknown preset, a bot listed twice
+        check_bots(bots, get_rules(args.preset))   # an unknown preset, a bot listed twice
     except ValueError as e:
         print(f"against_hard.py: error: {e}", file=sys.stderr)
         return 2

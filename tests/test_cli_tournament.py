@@ -138,3 +138,18 @@ def test_plot_explains_the_matches_table_and_makes_its_folder(tmp_path, monkeypa
     assert not (tmp_path / "gone").exists()
     assert main(["plot", "m.csv", "--out", "figs/new/f.png"]) == 0
     assert (tmp_path / "figs" / "new" / "f.png").stat().st_size > 1000
+
+
+def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
+    """A note on stderr, not an error: the bot plays as without it."""
+    import argparse
+
+    from dominoai.cli import _note_idle
+
+    args = argparse.Namespace(variant="draw", players=None)
+    _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"], {})
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2': hard_prior, "
+                   "policy_weight have no effect under draw (see 'dominoai bots insane')"]
+    _note_idle(argparse.Namespace(variant="nosuchpreset", players=None), ["insane"], {})
+    assert capsys.readouterr().err == ""

@@ -665,13 +665,13 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
     insane has exact=12 of its own, Kozel's 600 worlds, Draw's exact=12;
     in Fives none of these is a default of its own."""
     from dominoai import get_rules
-    from dominoai.tournament.schedule import _check_bots
+    from dominoai.tournament.schedule import check_bots
 
     for preset, twin in (("block", "insane:exact=12"), ("kozel", "insane:worlds=600"),
                          ("draw", "insane:exact=12"), ("fives", "insane:exact=0")):
         with pytest.raises(ValueError, match=r"listed twice \(the same bot as \(?'insane'"):
-            _check_bots(["insane", twin], get_rules(preset))     # Kozel: as a pair
-    assert _check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
+            check_bots(["insane", twin], get_rules(preset))     # Kozel: as a pair
+    assert check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
     # parameters idle under the rules: the play model is off in Draw, hard_plies
     # needs hard rollouts (All Fives has them, Block not)
     for preset, twin in (("draw", "insane:hard_prior=0.5"), ("draw", "insane:policy_weight=1"),
@@ -679,18 +679,18 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
                          ("block", "insane:draw_weight=true"),
                          ("dominoball", "insane:draw_weight=true,hard_prior=0.5")):
         with pytest.raises(ValueError, match="listed twice"):
-            _check_bots(["insane", twin], get_rules(preset))
+            check_bots(["insane", twin], get_rules(preset))
     for preset, other in (("block", "insane:hard_prior=0.5"), ("all_fives", "insane:hard_plies=3"),
                           ("draw", "insane:draw_weight=true"),
                           ("draw", "insane:draw_weight=true,hard_prior=0.5"),
                           ("block", "insane:hard_prior=0.5,sharp_weight=0.2")):
-        assert _check_bots(["insane", other], get_rules(preset)) == ["insane", other]
-    assert _check_bots(["insane:hard_prior=0.5", "insane:hard_prior=0.5,sharp_weight=0.2"],
+        assert check_bots(["insane", other], get_rules(preset)) == ["insane", other]
+    assert check_bots(["insane:hard_prior=0.5", "insane:hard_prior=0.5,sharp_weight=0.2"],
                        get_rules("block")) == ["insane:hard_prior=0.5",
                                                "insane:hard_prior=0.5,sharp_weight=0.2"]
-    assert _check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
+    assert check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
                                                                               "insane:exact=12"]
-    assert _check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]
+    assert check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]
 
 
 def test_median_ms_per_decision_by_hand():
@@ -744,3 +744,19 @@ def test_decision_positions():
     assert rng.integers(1 << 30) == fresh.integers(1 << 30)   # both carried on alike
     with pytest.raises(ValueError):
         decision_positions("nosuch", 1)
+
+
+def test_idle_named_lists_the_named_parameters_that_cannot_act():
+    """The parameters a spec names that its bot calls idle under the rules,
+    in the spec's order: none that act, none the spec leaves unset."""
+    from dominoai import get_rules
+    from dominoai.tournament.schedule import idle_named
+
+    assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("draw")) == ["hard_prior"]
+    assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == []
+    assert idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel")) == ["fusion",
+                                                                                 "hard_plies"]
+    assert idle_named("insane:fusion=true,exact=10", get_rules("kozel")) == []
+    assert idle_named("insane", get_rules("draw")) == []
+    assert idle_named("hard", get_rules("draw")) == []
+    assert idle_named("nosuchbot:x=1", get_rules("draw")) == []

@@ -83,8 +83,11 @@ def test_bots_command(capsys):
     assert main(["bots", "insane"]) == 0
     table, _, per_preset = capsys.readouterr().out.partition("\n\n")
     rows = {ln.split()[0]: ln.split() for ln in table.splitlines()[1:]}
-    assert rows["worlds"][1:4] == ["int", "200", "25..1600:log"]
-    assert rows["hard_void"][1:5] == ["float", "6.0", "0.0..18.0", "(on"]
+    assert rows["worlds"][1:5] == ["int", "200", ">=1", "25..1600:log"]
+    assert rows["hard_void"][1:6] == ["float", "6.0", "any", "0.0..18.0", "(on"]
+    # what a spec may set, beside the tune range: bounds the bot checks itself too
+    assert rows["hard_prior"][3:5] == ["0.0..1.0", "0.0..0.9"]
+    assert rows["policy_weight"][3] == "0|>=0.1" and rows["fusion"][3] == "true|false"
     from dominoai.bots.pimc.bots import TUNED_DEFAULTS
     listed = dict(ln.strip().split(": ", 1) for ln in per_preset.splitlines()[1:])
     assert listed == {p: ",".join(f"{k}={v}" for k, v in d.items()) for p, d in TUNED_DEFAULTS.items()}

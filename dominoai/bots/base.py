@@ -54,7 +54,9 @@ class Bot(Protocol):
 class Param:
     """A bot parameter: its type (int, float, bool or str), default and meaning.
 
-    ``choices`` and ``min`` bound what the bot accepts. The tunable range,
+    ``choices``, ``min`` and ``max`` bound what the bot accepts (``allowed``:
+    how ``dominoai bots`` words a rule the bot checks itself, e.g.
+    ``"0|>=0.1"``). The tunable range,
     declared once beside the parameter, is ``low .. high`` (``log``: sampled
     on a log scale) for numbers, or ``choices`` for a categorical parameter;
     :mod:`dominoai.tune` searches it (``searched=False``: only when asked
@@ -71,6 +73,26 @@ class Param:
     high: float | None = None
     log: bool = False
     searched: bool = True
+    max: float | None = None
+    allowed: str = ""
+
+    def limits_text(self) -> str:
+        """What the bot accepts, as ``dominoai bots`` shows it: ``allowed``
+        when given, else ``"0.0..1.0"``, ``">=1"``, ``"<=5"``, the choices
+        joined by ``|``, or ``"any"`` (no spaces: one word per column)."""
+        if self.allowed:
+            return self.allowed
+        if self.choices is not None:
+            return "|".join(map(str, self.choices))
+        if self.type is bool:
+            return "true|false"
+        if self.min is not None and self.max is not None:
+            return f"{self.min}..{self.max}"
+        if self.min is not None:
+            return f">={self.min}"
+        if self.max is not None:
+            return f"<={self.max}"
+        return "any"
 
     @property
     def tunable(self) -> bool:
@@ -109,6 +131,8 @@ class Param:
                              f"{', '.join(map(str, self.choices))} (got {v!r})")
         if self.min is not None and v < self.min:
             raise ValueError(f"bot {bot!r}: parameter {name} must be >= {self.min} (got {v!r})")
+        if self.max is not None and v > self.max:
+            raise ValueError(f"bot {bot!r}: parameter {name} must be <= {self.max} (got {v!r})")
         return v
 
 

@@ -52,11 +52,20 @@ from ..rules import Rules
 
 __all__ = [
     "Table", "Batch", "Schedule", "pairings", "rotations", "seating", "table_label",
-    "deal_seed", "bot_seed", "make_schedule",
+    "deal_seed", "bot_seed", "make_schedule", "check_bots", "idle_named",
 ]
 
 
-def _check_bots(bots, rules: Rules) -> list:
+def check_bots(bots, rules: Rules) -> list:
+    """The entries of a tournament of ``bots`` under ``rules``: a spec string
+    per bot, or a pair ``(seat a, seat a+2)`` of specs in partnership
+    presets (a single spec there plays both seats of its side).
+
+    :raises ValueError: no bots, an entry that is not a spec (or a pair of
+        them), a pair outside a partnership preset, or a bot listed twice
+        (two specs that are the same bot under ``rules``, see
+        :func:`_canonical`).
+    """
     out = []
     for b in bots:
         if isinstance(b, (tuple, list)):
@@ -80,6 +89,26 @@ def _check_bots(bots, rules: Rules) -> list:
             raise ValueError(f"bot {b!r} is listed twice{same}")
         seen[key] = b
     return out
+
+
+def idle_named(spec: str, rules: Rules) -> list[str]:
+    """The parameters that the bot spec ``spec`` names and that cannot change
+    its play under ``rules`` (the bot's ``idle_params``: for example
+    ``hard_prior`` in Draw, where insane's play model is off, or ``fusion``
+    without ``exact``), in the spec's order; ``[]`` for a spec that does
+    not build."""
+    from ..bots import make_bot
+    from ..bots.base import parse_spec
+    try:
+        _, named = parse_spec(spec)
+        bot = make_bot(spec)
+    except Exception:
+        return []
+    if not hasattr(bot, "idle_params") or not hasattr(bot, "use_rules"):
+        return []
+    bot.use_rules(rules)
+    idle = bot.idle_params(rules)
+    return [k for k in named if k in idle]
 
 
 def _canonical(spec: str, rules: Rules):
@@ -113,7 +142,7 @@ def pairings(bots: Sequence, rules: Rules) -> list[tuple]:
     :raises ValueError: no bots, a bot listed twice, or a pair outside a
         partnership preset.
     """
-    entries = _check_bots(bots, rules)
+    entries = check_bots(bots, rules)
     n = 2 if rules.partnerships else rules.players
     if len(entries) == 1:
         return [tuple(entries * n)]

@@ -59,7 +59,8 @@ def bots_text() -> str:
 
 
 def bot_params_text(name: str) -> str:
-    """The parameters of bot ``name``: default, tunable range, meaning.
+    """The parameters of bot ``name``: type, default, the values a spec may
+    set, the tunable range and the meaning.
 
     :raises ValueError: an unknown bot, or a spec (``insane:worlds=50``)
         instead of a name.
@@ -71,19 +72,18 @@ def bot_params_text(name: str) -> str:
     params = bot_params(name)
     if not params:
         return f"{name}: no parameters but seed"
-    rows = [(k, p.type.__name__, str(p.default),
+    rows = [(k, p.type.__name__, str(p.default), p.limits_text(),
              (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text() else "-",
              " ".join(p.help.split()))
             for k, p in params.items()]
-    # "tune range": what ``dominoai tune`` searches; a spec may go outside it
-    # (down to the declared minimum)
-    w = [max(len(r[i]) for r in rows + [("name", "type", "default", "tune range", "")])
-         for i in range(4)]
-    head = f"{'name':<{w[0]}}  {'type':<{w[1]}}  {'default':<{w[2]}}  {'tune range':<{w[3]}}  meaning"
-    out = [head]
+    # "allowed": what a spec may set; "tune range": what ``dominoai tune``
+    # searches (a spec may go outside it, within what is allowed)
+    head_row = ("name", "type", "default", "allowed", "tune range")
+    w = [max(len(r[i]) for r in rows + [head_row]) for i in range(5)]
+    out = ["  ".join(f"{h:<{w[i]}}" for i, h in enumerate(head_row)) + "  meaning"]
     for r in rows:
-        pre = f"{r[0]:<{w[0]}}  {r[1]:<{w[1]}}  {r[2]:<{w[2]}}  {r[3]:<{w[3]}}  "
-        lines = textwrap.wrap(r[4], width=max(40, 110 - len(pre))) or [""]
+        pre = "  ".join(f"{r[i]:<{w[i]}}" for i in range(5)) + "  "
+        lines = textwrap.wrap(r[5], width=max(40, 120 - len(pre))) or [""]
         out.append(pre + lines[0])
         out.extend(" " * len(pre) + more for more in lines[1:])
     from ..bots.base import BOTS

@@ -249,7 +249,8 @@ class InsaneBot(_SearchBot):
                                       "at this temperature (value units; smaller trusts the "
                                       "model more); 0 = off, else at least 0.1; ignored where "
                                       "tiles are drawn unless draw_weight",
-                                      min=0.0, low=0.25, high=16.0, log=True),
+                                      min=0.0, low=0.25, high=16.0, log=True,
+                                      allowed="0|>=0.1"),
                   draw_weight=Param(bool, False, "where tiles are drawn, weight worlds by the "
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
@@ -260,7 +261,7 @@ class InsaneBot(_SearchBot):
                                    "(a softmax of hard's values at the sharp temperature "
                                    "sharp_weight), mixed per seat and hand with "
                                    "policy_weight's softmax; 0 = off; tuned only when named",
-                                   min=0.0, low=0.0, high=0.9, searched=False),
+                                   min=0.0, max=1.0, low=0.0, high=0.9, searched=False),
                   sharp_weight=Param(float, 0.3, "the temperature of hard_prior's sharp model "
                                      "(value units, at least 0.05); tuned only when named",
                                      min=0.05, low=0.1, high=1.0, log=True, searched=False),
@@ -283,9 +284,6 @@ class InsaneBot(_SearchBot):
             # exp(value / tau) underflows: most worlds would get weight 0
             raise ValueError(f"bot 'insane': parameter policy_weight must be 0 (off) or at "
                              f"least 0.1 (got {self.policy_weight})")
-        if self.hard_prior > 1.0:
-            raise ValueError(f"bot 'insane': parameter hard_prior must be <= 1 "
-                             f"(got {self.hard_prior})")
         #: decisions searched without inference because no world of positive
         #: weight was found with it (should stay 0; a safety net for tournaments)
         self.fallbacks = 0
