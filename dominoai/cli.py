@@ -462,6 +462,15 @@ def _cmd_tournament(args) -> int:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
+    if args.out:  # a results file is named .parquet or .csv: one line before anything
+        from pathlib import Path
+
+        from .tournament.storage import results_format
+        try:
+            results_format(Path(args.out))
+        except ValueError:
+            raise UsageError(f"--out {args.out}: the results file must end in .parquet or .csv "
+                             "(.pq, .csv.gz)") from None
     if args.out:  # its folder is made later if missing; under a file it cannot be: one line now
         up = os.path.dirname(os.path.abspath(args.out))
         while up and not os.path.exists(up) and os.path.dirname(up) != up:

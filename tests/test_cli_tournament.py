@@ -68,7 +68,7 @@ def test_tournament_analysis_in_the_records(tmp_path, capsys):
     (["tournament", "--bots", "easy:x=1,medium"], "no parameter 'x'"),
     (["tournament", "--bots", "easy"], "at least two"),
     (["tournament", "--bots", "easy,medium", "--hands", "0"], "at least 1"),
-    (["tournament", "--bots", "easy,medium", "--out", "x.txt"], "x.txt"),
+    (["tournament", "--bots", "easy,medium", "--out", "x.txt"], "--out x.txt: the results file must end in .parquet"),
     (["plot", "missing.parquet", "--out", "f.png"], "no such results file"),
     (["tournament", "--bots", "easy,,medium"], "empty spec"),
     (["tournament", "--bots", "easy,insane:"], "':' with no parameters"),
