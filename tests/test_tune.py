@@ -47,6 +47,8 @@ def test_space_from_declarations():
     assert named["hard_prior"].text() == "0.0..0.5" and named["resample"].text() == "1..8"
     named, _ = make_space("insane", "hard_void,sharp_weight", "")    # bare: the declared range
     assert named["hard_void"].text() == "0.0..18.0" and named["sharp_weight"].text() == "0.1..1.0:log"
+    named, _ = make_space("insane", "fusion,halving", "")    # a bare switch: both values
+    assert named["fusion"].text() == named["halving"].text() == "True|False"
     with pytest.raises(ValueError, match="no declared range"):
         make_space("insane", "max_nodes", "")
     assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")

@@ -148,7 +148,8 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
 
     :param space: ``"worlds=50..1600:log,rollouts=1..4"`` (a str, or a
         dict of name to range text); a bare name (``"hard_prior"``) adds a
-        parameter searched only when named, with its declared range.
+        parameter searched only when named, with its declared range (a
+        bare true/false parameter: both values).
     :param fix: ``"NAME=VALUE,..."``, a list of such, or a dict.
     :raises ValueError: an unknown bot or parameter; a bare name without a
         declared range; an empty, inverted or
@@ -172,6 +173,8 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
             raise _unknown(bot, k, params)
         if k in fixed:
             raise ValueError(f"{k} is both in --space and in --fix; give it once")
+        if not given[k] and params[k].type is bool:
+            given[k] = "true|false"     # a bare switch: both of its values
         if not given[k] and not params[k].range_text():
             raise ValueError(f"--space {k}: it has no declared range; write {k}=LOW..HIGH")
     dims: dict[str, Dim] = {}
