@@ -42,6 +42,16 @@ def _value(ws, rv, seat, st):
     return float(v)
 
 
+def _children(ws, rv, seat, st, buf):
+    """The oracle's value of every legal move at ``st``, in the engine's order."""
+    vals = []
+    for j in range(K.legal_moves(st, rv, buf)):
+        ch = st.copy()
+        K.apply_move(ch, rv, ws.ev, buf[j])
+        vals.append(_value(ws, rv, seat, ch))
+    return vals
+
+
 def _view(st, rv, seat):
     """What ``seat`` sees in ``st``, as a tuple (the reference's key)."""
     return (int(st[L.S_HAND + seat]), int(st[L.S_CUR]), int(st[L.S_PLAYED]),
@@ -66,12 +76,7 @@ def _reference(worlds, weights, codes, rv, seat, ws):
             K.apply_move(st, rv, ws.ev, c)
             plain += w * _value(ws, rv, seat, st)
             while st[L.S_CUR] >= 0 and st[L.S_CUR] != seat:
-                n = K.legal_moves(st, rv, buf)
-                vals = []
-                for j in range(n):
-                    ch = st.copy()
-                    K.apply_move(ch, rv, ws.ev, buf[j])
-                    vals.append(_value(ws, rv, seat, ch))
+                vals = _children(ws, rv, seat, st, buf)
                 pick = (int(np.argmax(vals)) if K.side_of(rv, st[L.S_CUR]) == own
                         else int(np.argmin(vals)))
                 K.apply_move(st, rv, ws.ev, buf[pick])
@@ -79,12 +84,7 @@ def _reference(worlds, weights, codes, rv, seat, ws):
                 key, vals = "over", [float(hand_value(st, rv, seat, p0))]
             else:
                 key = _view(st, rv, seat)
-                n = K.legal_moves(st, rv, buf)
-                vals = []
-                for j in range(n):
-                    ch = st.copy()
-                    K.apply_move(ch, rv, ws.ev, buf[j])
-                    vals.append(_value(ws, rv, seat, ch))
+                vals = _children(ws, rv, seat, st, buf)
             g = groups.setdefault(key, np.zeros(len(vals)))
             assert len(g) == len(vals)    # one view, the same moves
             g += w * np.array(vals)

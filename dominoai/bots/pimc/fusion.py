@@ -112,12 +112,16 @@ def new_fusion(n_moves, cap):
 
 
 @njit(cache=True, inline="always")
-def _solve(src, stack, bufs, meta, rv, ev, seat, p0, nodes, line):
-    """The exact value for ``seat`` of the position ``src`` (copied into
-    ``stack[0]``); ``nodes[2]`` is set when the solver gave up."""
+def _solve_after(src, code, st2, stack, bufs, meta, rv, ev, seat, p0, nodes, line):
+    """The exact value for ``seat`` of the position ``src`` after the move
+    ``code`` (played on ``st2``, then copied into ``stack[0]``);
+    ``nodes[2]`` is set when the solver gave up."""
+    for q in range(L.S_SIZE):
+        st2[q] = src[q]
+    K.apply_move(st2, rv, ev, code)
     st0 = stack[0]
     for q in range(L.S_SIZE):
-        st0[q] = src[q]
+        st0[q] = st2[q]
     nodes[0] = 0
     if line:
         return solve_line_into(stack, bufs, meta, rv, seat, p0, nodes)
@@ -152,10 +156,8 @@ def fused_world(wst, rv, codes, seat, p0, ev, buf, st1, st2, stack, bufs, meta, 
                 maxi = K.side_of(rv, st1[L.S_CUR]) == own
                 bv = 0
                 for j in range(n):
-                    for q in range(L.S_SIZE):
-                        st2[q] = st1[q]
-                    K.apply_move(st2, rv, ev, buf[j])
-                    v = _solve(st2, stack, bufs, meta, rv, ev, seat, p0, nodes, line)
+                    v = _solve_after(st1, buf[j], st2, stack, bufs, meta, rv, ev, seat, p0,
+                                     nodes, line)
                     if nodes[2]:
                         return False
                     if j == 0 or (maxi and v > bv) or (not maxi and v < bv):
@@ -171,10 +173,7 @@ def fused_world(wst, rv, codes, seat, p0, ev, buf, st1, st2, stack, bufs, meta, 
         n = K.legal_moves(st1, rv, buf)
         best = 0.0
         for j in range(n):
-            for q in range(L.S_SIZE):
-                st2[q] = st1[q]
-            K.apply_move(st2, rv, ev, buf[j])
-            v = _solve(st2, stack, bufs, meta, rv, ev, seat, p0, nodes, line)
+            v = _solve_after(st1, buf[j], st2, stack, bufs, meta, rv, ev, seat, p0, nodes, line)
             if nodes[2]:
                 return False
             if j < MAX_FUSED_MOVES:
