@@ -260,7 +260,10 @@ def join_spec_params(spec: str) -> str:
     """``"insane:worlds=400+rollouts=2"`` -> ``"insane:worlds=400,rollouts=2"``: a
     ``+`` followed by ``name=`` joins two parameters (a ``+`` inside a number,
     ``1e+1``, stays)."""
-    return re.sub(r"\+(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", ",", spec)
+    name, colon, rest = spec.partition(":")
+    if not colon:
+        return spec     # no parameters: "insane+worlds=5" stays as typed (an unknown bot)
+    return name + colon + re.sub(r"\+(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", ",", rest)
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -554,10 +557,9 @@ def _note_idle(args, bots, overrides) -> None:
     for spec in dict.fromkeys(specs):
         idle = idle_named(spec, rules)
         if idle:
-            what = ", ".join(idle)
-            verb = "has" if len(idle) == 1 else "have"
-            print(f"dominoai: note: bot {spec!r}: {what} {verb} no effect under {args.variant} "
-                  f"(see 'dominoai bots {spec.partition(':')[0].strip()}')", file=sys.stderr)
+            why = "; ".join(f"{k}: {r}" for k, r in idle.items())
+            print(f"dominoai: note: bot {spec!r} plays as without {', '.join(idle)} "
+                  f"under {args.variant} ({why})", file=sys.stderr)
 
 
 def _cmd_plot(args) -> int:

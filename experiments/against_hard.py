@@ -41,8 +41,9 @@ from pathlib import Path
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--preset", required=True, help="the preset (block, all_fives, kozel, ...)")
-    ap.add_argument("--candidates", required=True,
+    ap.add_argument("--preset", required=True, default=argparse.SUPPRESS,
+                    help="the preset (block, all_fives, kozel, ...)")
+    ap.add_argument("--candidates", required=True, default=argparse.SUPPRESS,
                     help="insane specs separated by ';' (a spec's own parameters by ',' or '+')")
     ap.add_argument("--deals", type=int, default=1000, help="deals (each in every rotation)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
@@ -81,13 +82,21 @@ def main(argv=None) -> int:
     path = out / "hands.parquet"
     if path.exists():
         from dominoai.tournament import load_results
+        from dominoai.tournament.schedule import bot_identity
         old = load_results(path).hands
         have = sorted(set(old["bot"]))
+        # a candidate spelled otherwise than in the run (fusion=True, a default
+        # written out) is the run's bot: read under the run's name
+        rules = get_rules(args.preset)
+        named = {bot_identity(b, rules): b for b in have}
+        cands = [named.get(bot_identity(c, rules), c) for c in cands]
+        bots = ["hard", "insane", *cands]
         if have != sorted(bots) or old["deal"].nunique() != args.deals:
             print(f"against_hard.py: error: {path} holds another run ({', '.join(have)} on "
                   f"{old['deal'].nunique():,} deals): give another --out or remove it",
                   file=sys.stderr)
             return 2
+        print(f"against_hard.py: {path} holds this run: reading it back", file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     res = run_or_load(path, args.preset, bots, args.deals, args.seed, args.jobs, progress=True)
     h = res.hands

@@ -149,7 +149,8 @@ def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
     args = argparse.Namespace(variant="draw", players=None)
     _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"], {})
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2': hard_prior, "
-                   "policy_weight have no effect under draw (see 'dominoai bots insane')"]
+    why = "where tiles are drawn the play model needs draw_weight=true"
+    assert err == [f"dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2' plays as without "
+                   f"hard_prior, policy_weight under draw (hard_prior: {why}; policy_weight: {why})"]
     _note_idle(argparse.Namespace(variant="nosuchpreset", players=None), ["insane"], {})
     assert capsys.readouterr().err == ""

@@ -690,7 +690,12 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
                                                "insane:hard_prior=0.5,sharp_weight=0.2"]
     assert check_bots(["insane", "insane:exact=12"], get_rules("fives")) == ["insane",
                                                                               "insane:exact=12"]
-    assert check_bots(["hard", "hard:seed=3"], get_rules("block")) == ["hard", "hard:seed=3"]
+    # a seed changes only a bot that draws random numbers: hard and medium draw none
+    for twin in ("hard:seed=3", "medium:seed=3"):
+        with pytest.raises(ValueError, match="listed twice"):
+            check_bots([twin.split(":")[0], twin], get_rules("block"))
+    assert check_bots(["easy", "easy:seed=3"], get_rules("block")) == ["easy", "easy:seed=3"]
+    assert check_bots(["insane", "insane:seed=3"], get_rules("block")) == ["insane", "insane:seed=3"]
 
 
 def test_median_ms_per_decision_by_hand():
@@ -748,15 +753,38 @@ def test_decision_positions():
 
 def test_idle_named_lists_the_named_parameters_that_cannot_act():
     """The parameters a spec names that its bot calls idle under the rules,
-    in the spec's order: none that act, none the spec leaves unset."""
+    in the spec's order, each with its reason: none that act, none the spec
+    leaves unset."""
     from dominoai import get_rules
     from dominoai.tournament.schedule import idle_named
 
-    assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("draw")) == ["hard_prior"]
-    assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == []
-    assert idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel")) == ["fusion",
-                                                                                 "hard_plies"]
-    assert idle_named("insane:fusion=true,exact=10", get_rules("kozel")) == []
-    assert idle_named("insane", get_rules("draw")) == []
-    assert idle_named("hard", get_rules("draw")) == []
-    assert idle_named("nosuchbot:x=1", get_rules("draw")) == []
+    got = idle_named("insane:hard_prior=0.5,worlds=50", get_rules("draw"))
+    assert list(got) == ["hard_prior"] and "draw_weight=true" in got["hard_prior"]
+    assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == {}
+    got = idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel"))
+    assert list(got) == ["fusion", "hard_plies"]
+    assert "exact > 0" in got["fusion"] and "rollout_policy=hard" in got["hard_plies"]
+    # idle by the spec's own setting, not the preset's
+    assert list(idle_named("insane:fusion=true,exact=0", get_rules("block"))) == ["fusion"]
+    assert idle_named("insane:fusion=true,exact=10", get_rules("kozel")) == {}
+    got = idle_named("insane:sharp_weight=0.2,policy_weight=0", get_rules("block"))
+    assert got == {"sharp_weight": "the play model is off (policy_weight=0)"}
+    assert "replaced" in idle_named("insane:draw_weight=true", get_rules("dominoball"))["draw_weight"]
+    assert idle_named("insane", get_rules("draw")) == {}
+    assert idle_named("hard", get_rules("draw")) == {}
+    assert idle_named("nosuchbot:x=1", get_rules("draw")) == {}
+
+
+def test_a_pair_listed_twice_is_named_as_the_user_wrote_it():
+    """In a partnership preset a single spec plays both seats of its side;
+    the error names the spec, not the pair."""
+    from dominoai import get_rules
+    from dominoai.tournament.schedule import check_bots
+
+    with pytest.raises(ValueError) as e:
+        check_bots(["insane", "insane:worlds=600"], get_rules("kozel"))
+    assert str(e.value) == "bot 'insane:worlds=600' is listed twice (the same bot as 'insane')"
+    with pytest.raises(ValueError) as e:
+        check_bots([("hard", "insane"), ("hard", "insane:worlds=600")], get_rules("kozel"))
+    assert str(e.value) == ("bot ('hard', 'insane:worlds=600') is listed twice "
+                            "(the same bot as ('hard', 'insane'))")

@@ -150,6 +150,9 @@ class BaseBot:
     PARAMS: dict[str, Param] = {}
     #: True only for a named cheat: the harness calls ``act_with_state(observation, state)``
     needs_state: bool = False
+    #: False for a bot that draws no random numbers (its ``seed`` cannot
+    #: change its play, so the tournament's duplicate check ignores it)
+    uses_seed: bool = True
     #: Per-preset defaults, ``{preset: {parameter: value}}``: under the rules
     #: of that preset (``Rules.preset``, whatever its overrides) they replace
     #: the declared default of every parameter the spec does not set. A bot

@@ -536,6 +536,7 @@ class HardBot(BaseBot):
     weights are its parameters."""
 
     name = "hard"
+    uses_seed = False   # deterministic: ties go to the heavier tile
     PARAMS = {**{name: _w(default, help) for name, default, help in FEATURE_TABLE},
               REPLACE_PARAM[0]: _w(REPLACE_PARAM[1], REPLACE_PARAM[2], low=-3.0, high=3.0)}
 

@@ -74,6 +74,7 @@ class MediumBot(BaseBot):
     heaviest on ties."""
 
     name = "medium"
+    uses_seed = False   # deterministic
 
     def act(self, observation: Observation) -> Move:
         st = observation.engine_state()

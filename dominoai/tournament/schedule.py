@@ -52,7 +52,7 @@ from ..rules import Rules
 
 __all__ = [
     "Table", "Batch", "Schedule", "pairings", "rotations", "seating", "table_label",
-    "deal_seed", "bot_seed", "make_schedule", "check_bots", "idle_named",
+    "deal_seed", "bot_seed", "make_schedule", "check_bots", "idle_named", "bot_identity",
 ]
 
 
@@ -64,7 +64,7 @@ def check_bots(bots, rules: Rules) -> list:
     :raises ValueError: no bots, an entry that is not a spec (or a pair of
         them), a pair outside a partnership preset, or a bot listed twice
         (two specs that are the same bot under ``rules``, see
-        :func:`_canonical`).
+        :func:`bot_identity`).
     """
     out = []
     for b in bots:
@@ -83,53 +83,63 @@ def check_bots(bots, rules: Rules) -> list:
         raise ValueError("no bots given")
     seen = {}
     for b in out:
-        key = tuple(_canonical(x, rules) for x in b) if isinstance(b, tuple) else _canonical(b, rules)
+        key = tuple(bot_identity(x, rules) for x in b) if isinstance(b, tuple) else bot_identity(b, rules)
         if key in seen:
-            same = "" if seen[key] == b else f" (the same bot as {seen[key]!r})"
-            raise ValueError(f"bot {b!r} is listed twice{same}")
+            same = "" if seen[key] == b else f" (the same bot as {_label(seen[key])})"
+            raise ValueError(f"bot {_label(b)} is listed twice{same}")
         seen[key] = b
     return out
 
 
-def idle_named(spec: str, rules: Rules) -> list[str]:
+def _label(entry) -> str:
+    """An entry as the user wrote it: ``'insane'`` for a spec, or for a pair
+    of the same spec in both seats; ``('a', 'b')`` for a pair of two."""
+    if isinstance(entry, tuple) and len(set(entry)) == 1:
+        entry = entry[0]
+    return repr(entry)
+
+
+def idle_named(spec: str, rules: Rules) -> dict[str, str]:
     """The parameters that the bot spec ``spec`` names and that cannot change
-    its play under ``rules`` (the bot's ``idle_params``: for example
-    ``hard_prior`` in Draw, where insane's play model is off, or ``fusion``
-    without ``exact``), in the spec's order; ``[]`` for a spec that does
-    not build."""
+    its play under ``rules``, each with the reason (the bot's
+    ``idle_reasons``: for example ``hard_prior`` in Draw, where insane's
+    play model is off, or ``fusion`` without ``exact``), in the spec's
+    order; ``{}`` for a spec that does not build."""
     from ..bots import make_bot
     from ..bots.base import parse_spec
     try:
         _, named = parse_spec(spec)
         bot = make_bot(spec)
     except Exception:
-        return []
-    if not hasattr(bot, "idle_params") or not hasattr(bot, "use_rules"):
-        return []
+        return {}
+    if not hasattr(bot, "idle_reasons") or not hasattr(bot, "use_rules"):
+        return {}
     bot.use_rules(rules)
-    idle = bot.idle_params(rules)
-    return [k for k in named if k in idle]
+    idle = bot.idle_reasons(rules)
+    return {k: idle[k] for k in named if k in idle}
 
 
-def _canonical(spec: str, rules: Rules):
+def bot_identity(spec: str, rules: Rules):
     """What makes a bot the bot it is under ``rules``: its name, seed and
     every parameter's value once the preset's own defaults apply
     (``insane`` and ``insane:exact=12`` are one bot in Block), but for the
     parameters the bot calls idle under ``rules`` (``idle_params``:
     ``insane:hard_prior=0.5`` is ``insane`` in Draw, where the play model is
-    off); for a bot
-    without parameters the spec it gives itself; the spec as given when it
-    does not build."""
+    off), and but for the seed of a bot that draws no random numbers
+    (``uses_seed`` False: ``hard:seed=3`` is ``hard``); for a bot without
+    parameters the spec it gives itself; the spec as given when it does not
+    build."""
     from ..bots import make_bot
     try:
         bot = make_bot(spec)
     except Exception:
         return spec
+    seed = bot.seed if getattr(bot, "uses_seed", True) else None
     if not getattr(bot, "PARAMS", None) or not hasattr(bot, "use_rules"):
-        return bot.spec
+        return bot.spec if seed is not None else (bot.name, None)
     bot.use_rules(rules)
     idle = bot.idle_params(rules) if hasattr(bot, "idle_params") else set()
-    return (bot.name, bot.seed,
+    return (bot.name, seed,
             tuple((k, None if k in idle else getattr(bot, k)) for k in bot.PARAMS))
 
 

@@ -73,7 +73,8 @@ def bot_params_text(name: str) -> str:
     if not params:
         return f"{name}: no parameters but seed"
     rows = [(k, p.type.__name__, str(p.default), p.limits_text(),
-             (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text() else "-",
+             (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text()
+             else "true|false (on request)" if p.type is bool else "-",
              " ".join(p.help.split()))
             for k, p in params.items()]
     # "allowed": what a spec may set; "tune range": what ``dominoai tune``

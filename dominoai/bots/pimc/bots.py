@@ -120,13 +120,18 @@ class _SearchBot(BaseBot):
 
     def idle_params(self, rules) -> set:
         """The parameters that cannot change this bot's play under ``rules``
-        (a :class:`~dominoai.rules.Rules`, after :meth:`use_rules`): here
-        ``hard_plies`` unless the rollouts are ``hard``. The tournament's
-        duplicate check reads it (two specs that differ only in idle
-        parameters are one bot)."""
+        (a :class:`~dominoai.rules.Rules`, after :meth:`use_rules`): the
+        keys of :meth:`idle_reasons`. The tournament's duplicate check reads
+        it (two specs that differ only in idle parameters are one bot)."""
+        return set(self.idle_reasons(rules))
+
+    def idle_reasons(self, rules) -> dict:
+        """:meth:`idle_params` with why each is idle (a phrase, for the
+        tournament's note): here ``hard_plies`` unless the rollouts are
+        ``hard``."""
         if rollout_policy_id(self.rollout_policy, rules.vector()) != POLICIES.index("hard"):
-            return {"hard_plies"}
-        return set()
+            return {"hard_plies": "it acts only with hard rollouts (rollout_policy=hard)"}
+        return {}
 
     def _run(self, codes, chunk_fn) -> SearchResult:
         """Call ``chunk_fn(moves, n_worlds, rs, acc, stats)`` (``moves`` the
@@ -302,26 +307,31 @@ class InsaneBot(_SearchBot):
     def _hard_weights(self) -> np.ndarray:
         return self.hard_weights
 
-    def idle_params(self, rules) -> set:
+    def idle_reasons(self, rules) -> dict:
         """As the search bots' (``hard_plies`` without ``hard`` rollouts),
         and the play model's parameters where it is off: ``draw_weight``
         where nothing is drawn; where tiles are drawn without
         ``draw_weight``, or replaced (Dominoball), ``policy_weight``;
         ``hard_prior`` and ``sharp_weight`` wherever the play model is off;
-        ``sharp_weight`` at ``hard_prior=0``."""
-        idle = super().idle_params(rules)
+        ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``.
+        Each with the reason."""
+        idle = super().idle_reasons(rules)
         rv = rules.vector()
         drawing, repl = bool(rv[L.R_DRAWING]), bool(rv[L.R_MAX_REPL])
-        if not drawing or repl:
-            idle.add("draw_weight")
-        if repl or (drawing and not self.draw_weight):
-            idle.add("policy_weight")
+        if repl:
+            idle["draw_weight"] = "the play model is never used where tiles are replaced"
+            idle["policy_weight"] = idle["draw_weight"]
+        elif not drawing:
+            idle["draw_weight"] = "no tile is drawn under these rules"
+        elif not self.draw_weight:
+            idle["policy_weight"] = "where tiles are drawn the play model needs draw_weight=true"
         if "policy_weight" in idle or self.policy_weight <= 0:
-            idle |= {"hard_prior", "sharp_weight"}
-        if self.hard_prior <= 0:
-            idle.add("sharp_weight")
+            why = idle.get("policy_weight", "the play model is off (policy_weight=0)")
+            idle["hard_prior"] = idle["sharp_weight"] = why
+        if self.hard_prior <= 0 and "sharp_weight" not in idle:
+            idle["sharp_weight"] = "it acts only with hard_prior > 0"
         if self.exact <= 0:
-            idle.add("fusion")
+            idle["fusion"] = "it acts only with the exact endgame (exact > 0)"
         return idle
 
     def analyze(self, obs: Observation) -> SearchResult:
