@@ -557,9 +557,9 @@ def _note_idle(args, bots, overrides) -> None:
     for spec in dict.fromkeys(specs):
         idle = idle_named(spec, rules)
         if idle:
-            why = "; ".join(f"{k}: {r}" for k, r in idle.items())
+            why = "; ".join(f"{k} {r}" for k, r in idle.items())
             print(f"dominoai: note: bot {spec!r} plays as without {', '.join(idle)} "
-                  f"under {args.variant} ({why})", file=sys.stderr)
+                  f"under {args.variant}: {why}", file=sys.stderr)
 
 
 def _cmd_plot(args) -> int:

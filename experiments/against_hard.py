@@ -89,14 +89,17 @@ def main(argv=None) -> int:
         # written out) is the run's bot: read under the run's name
         rules = get_rules(args.preset)
         named = {bot_identity(b, rules): b for b in have}
+        given = cands
         cands = [named.get(bot_identity(c, rules), c) for c in cands]
+        respelt = [f"{g} as {c}" for g, c in zip(given, cands) if g != c]
         bots = ["hard", "insane", *cands]
         if have != sorted(bots) or old["deal"].nunique() != args.deals:
             print(f"against_hard.py: error: {path} holds another run ({', '.join(have)} on "
                   f"{old['deal'].nunique():,} deals): give another --out or remove it",
                   file=sys.stderr)
             return 2
-        print(f"against_hard.py: {path} holds this run: reading it back", file=sys.stderr)
+        print(f"against_hard.py: {path} holds this run: reading it back"
+              + (f" ({', '.join(respelt)})" if respelt else ""), file=sys.stderr)
     out.mkdir(parents=True, exist_ok=True)
     res = run_or_load(path, args.preset, bots, args.deals, args.seed, args.jobs, progress=True)
     h = res.hands

@@ -65,6 +65,8 @@ def test_tournament_analysis_in_the_records(tmp_path, capsys):
     (["tournament", "--bots", "easy,medium", "--analysis"], "--analysis stores the move values in the records"),
     (["tournament", "--variant", "nope", "--bots", "easy,medium"], "unknown preset"),
     (["tournament", "--bots", "easy,foo"], "unknown bot 'foo'"),
+    (["tournament", "--bots", "easy,insane+worlds=5"],
+     "unknown bot 'insane+worlds=5'; parameters go after ':' (insane:worlds=400)"),
     (["tournament", "--bots", "easy:x=1,medium"], "no parameter 'x'"),
     (["tournament", "--bots", "easy"], "at least two"),
     (["tournament", "--bots", "easy,medium", "--hands", "0"], "at least 1"),
@@ -76,7 +78,7 @@ def test_tournament_analysis_in_the_records(tmp_path, capsys):
     # (inference has no per-preset default, so inference=true is plain insane;
     # policy_weight=4.0 is not since Kozel's is 3)
     (["tournament", "--bots", "insane:inference=true,insane,hard"],
-     "bot 'insane' is listed twice (the same bot as 'insane:inference=true')"),
+     "bot 'insane' is listed twice (the same bot as 'insane:inference=true' under "),
     (["tournament", "--bots", "easy,insane:policy_weight=0.01"], "must be 0 (off) or at least 0.1"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsys):
@@ -149,8 +151,9 @@ def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
     args = argparse.Namespace(variant="draw", players=None)
     _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"], {})
     err = capsys.readouterr().err.strip().splitlines()
-    why = "where tiles are drawn the play model needs draw_weight=true"
-    assert err == [f"dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2' plays as without "
-                   f"hard_prior, policy_weight under draw (hard_prior: {why}; policy_weight: {why})"]
+    assert err == ["dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2' plays as without "
+                   "hard_prior, policy_weight under draw: hard_prior acts only with the play "
+                   "model, off here without draw_weight=true; policy_weight acts where tiles are "
+                   "drawn only with draw_weight=true"]
     _note_idle(argparse.Namespace(variant="nosuchpreset", players=None), ["insane"], {})
     assert capsys.readouterr().err == ""

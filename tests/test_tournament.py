@@ -763,12 +763,13 @@ def test_idle_named_lists_the_named_parameters_that_cannot_act():
     assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == {}
     got = idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel"))
     assert list(got) == ["fusion", "hard_plies"]
-    assert "exact > 0" in got["fusion"] and "rollout_policy=hard" in got["hard_plies"]
+    assert got["fusion"] == "acts only with the exact endgame, exact > 0 (here exact=0)"
+    assert "rollout_policy=hard" in got["hard_plies"]
     # idle by the spec's own setting, not the preset's
     assert list(idle_named("insane:fusion=true,exact=0", get_rules("block"))) == ["fusion"]
     assert idle_named("insane:fusion=true,exact=10", get_rules("kozel")) == {}
     got = idle_named("insane:sharp_weight=0.2,policy_weight=0", get_rules("block"))
-    assert got == {"sharp_weight": "the play model is off (policy_weight=0)"}
+    assert got == {"sharp_weight": "acts only with the play model, off here (policy_weight=0)"}
     assert "replaced" in idle_named("insane:draw_weight=true", get_rules("dominoball"))["draw_weight"]
     assert idle_named("insane", get_rules("draw")) == {}
     assert idle_named("hard", get_rules("draw")) == {}
@@ -783,8 +784,9 @@ def test_a_pair_listed_twice_is_named_as_the_user_wrote_it():
 
     with pytest.raises(ValueError) as e:
         check_bots(["insane", "insane:worlds=600"], get_rules("kozel"))
-    assert str(e.value) == "bot 'insane:worlds=600' is listed twice (the same bot as 'insane')"
+    assert str(e.value).startswith("bot 'insane:worlds=600' is listed twice (the same bot as "
+                                   "'insane' under kozel: the preset's defaults,")
     with pytest.raises(ValueError) as e:
         check_bots([("hard", "insane"), ("hard", "insane:worlds=600")], get_rules("kozel"))
-    assert str(e.value) == ("bot ('hard', 'insane:worlds=600') is listed twice "
-                            "(the same bot as ('hard', 'insane'))")
+    assert str(e.value).startswith("bot ('hard', 'insane:worlds=600') is listed twice "
+                                   "(the same bot as ('hard', 'insane') under kozel")

@@ -260,7 +260,8 @@ def _unknown_bot(name: str) -> ValueError:
     it lists both."""
     peers = [p for p in PEER_BOTS if p not in BOTS]
     more = f"; peer bots (the interop extra): {', '.join(peers)}" if peers else ""
-    return ValueError(f"unknown bot {name!r}; bots are: {', '.join(bot_names())}{more}")
+    hint = "; parameters go after ':' (insane:worlds=400)" if "=" in name and ":" not in name else ""
+    return ValueError(f"unknown bot {name!r}{hint}; bots are: {', '.join(bot_names())}{more}")
 
 
 def bot_names() -> list[str]:

@@ -85,7 +85,10 @@ def check_bots(bots, rules: Rules) -> list:
     for b in out:
         key = tuple(bot_identity(x, rules) for x in b) if isinstance(b, tuple) else bot_identity(b, rules)
         if key in seen:
-            same = "" if seen[key] == b else f" (the same bot as {_label(seen[key])})"
+            same = "" if seen[key] == b else (
+                f" (the same bot as {_label(seen[key])} under {rules.preset}: the preset's "
+                "defaults, parameters with no effect there and the seed of a bot that "
+                "draws no random numbers do not make another bot)")
             raise ValueError(f"bot {_label(b)} is listed twice{same}")
         seen[key] = b
     return out

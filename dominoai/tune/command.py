@@ -72,11 +72,14 @@ def bot_params_text(name: str) -> str:
     params = bot_params(name)
     if not params:
         return f"{name}: no parameters but seed"
-    rows = [(k, p.type.__name__, str(p.default), p.limits_text(),
+    rows = [(k, p.type.__name__, str(p.default).lower() if p.type is bool else str(p.default),
+             p.limits_text(),
              (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text()
              else "true|false (on request)" if p.type is bool else "-",
              " ".join(p.help.split()))
             for k, p in params.items()]
+    rows.append(("seed", "int", "None", "any", "-", "the bot's random seed (every bot takes it; "
+                 "None: fresh randomness; a tournament gives each bot a seed of its own)"))
     # "allowed": what a spec may set; "tune range": what ``dominoai tune``
     # searches (a spec may go outside it, within what is allowed)
     head_row = ("name", "type", "default", "allowed", "tune range")

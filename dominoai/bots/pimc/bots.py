@@ -130,7 +130,7 @@ class _SearchBot(BaseBot):
         tournament's note): here ``hard_plies`` unless the rollouts are
         ``hard``."""
         if rollout_policy_id(self.rollout_policy, rules.vector()) != POLICIES.index("hard"):
-            return {"hard_plies": "it acts only with hard rollouts (rollout_policy=hard)"}
+            return {"hard_plies": "acts only with hard rollouts (rollout_policy=hard)"}
         return {}
 
     def _run(self, codes, chunk_fn) -> SearchResult:
@@ -319,19 +319,21 @@ class InsaneBot(_SearchBot):
         rv = rules.vector()
         drawing, repl = bool(rv[L.R_DRAWING]), bool(rv[L.R_MAX_REPL])
         if repl:
-            idle["draw_weight"] = "the play model is never used where tiles are replaced"
+            idle["draw_weight"] = "does nothing where tiles are replaced: the play model is off there"
             idle["policy_weight"] = idle["draw_weight"]
         elif not drawing:
-            idle["draw_weight"] = "no tile is drawn under these rules"
+            idle["draw_weight"] = "does nothing where no tile is drawn"
         elif not self.draw_weight:
-            idle["policy_weight"] = "where tiles are drawn the play model needs draw_weight=true"
+            idle["policy_weight"] = "acts where tiles are drawn only with draw_weight=true"
         if "policy_weight" in idle or self.policy_weight <= 0:
-            why = idle.get("policy_weight", "the play model is off (policy_weight=0)")
+            why = ("acts only with the play model, off here " +
+                   ("where tiles are replaced" if repl else "without draw_weight=true"
+                    if "policy_weight" in idle else "(policy_weight=0)"))
             idle["hard_prior"] = idle["sharp_weight"] = why
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
-            idle["sharp_weight"] = "it acts only with hard_prior > 0"
+            idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
-            idle["fusion"] = "it acts only with the exact endgame (exact > 0)"
+            idle["fusion"] = f"acts only with the exact endgame, exact > 0 (here exact={self.exact})"
         return idle
 
     def analyze(self, obs: Observation) -> SearchResult:
