@@ -316,3 +316,18 @@ def test_tuning_notebook_runs(tmp_path):
     assert (tmp_path / "tuning-example.db").exists()
     assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                for o in c.get("outputs", []))
+
+
+def test_a_trials_spec_drops_parameters_idle_under_the_rules():
+    """A trial's spec is the bot it plays: hard_plies without hard rollouts,
+    or fusion without the exact endgame, is left out; where it acts it stays."""
+    from dominoai.rules import get_rules
+    from dominoai.tune.space import spec_of
+
+    block = get_rules("block")
+    assert spec_of("insane", {"worlds": 86, "rollout_policy": "random", "hard_plies": 7,
+                              "exact": 4}, block) == "insane:worlds=86,rollout_policy=random,exact=4"
+    assert spec_of("insane", {"worlds": 86, "rollout_policy": "hard", "hard_plies": 7},
+                   block) == "insane:worlds=86,rollout_policy=hard,hard_plies=7"
+    assert spec_of("insane", {"fusion": True, "exact": 0}, block) == "insane:exact=0"
+    assert spec_of("insane", {"worlds": 86, "hard_plies": 7}) == "insane:worlds=86,hard_plies=7"

@@ -193,12 +193,22 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
     return dims, fixed
 
 
-def spec_of(bot: str, values: dict) -> str:
+def spec_of(bot: str, values: dict, rules=None) -> str:
     """The canonical spec (defaults dropped, no seed) of ``bot`` with ``values``:
     ``spec_of("insane", {"worlds": 400, "policy_weight": 4.0})`` -> ``"insane:worlds=400"``
     (a parameter that a preset gives a default of its own stays when given,
-    see :attr:`BaseBot.spec <dominoai.bots.BaseBot.spec>`)."""
+    see :attr:`BaseBot.spec <dominoai.bots.BaseBot.spec>`). With ``rules``
+    (a :class:`~dominoai.rules.Rules`) the values of parameters that cannot
+    act under them are dropped too (the bot's ``idle_params``: ``hard_plies``
+    without ``hard`` rollouts), so a trial's spec is the bot it plays."""
     params = bot_params(bot)
+    if rules is not None:
+        b = make_bot(bot + (":" + ",".join(f"{k}={values[k]}" for k in params if k in values)
+                            if any(k in values for k in params) else ""))
+        if hasattr(b, "idle_params"):
+            b.use_rules(rules)
+            idle = b.idle_params(rules)
+            values = {k: v for k, v in values.items() if k not in idle}
     parts = [f"{k}={values[k]}" for k in params if k in values]
     return make_bot(bot + (":" + ",".join(parts) if parts else "")).spec
 

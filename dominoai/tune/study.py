@@ -353,7 +353,7 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
             t0 = time.perf_counter()
             try:
                 values = dict(fixed, **{k: d.suggest(trial) for k, d in dims.items()})
-                spec = spec_of(bot, values)
+                spec = spec_of(bot, values, rules)   # idle parameters dropped
                 # few writes: each is a SQLite commit (about 20 ms on a busy disk)
                 trial.set_user_attr("start", {"spec": spec, "run": run})
                 ev = Evaluation()
