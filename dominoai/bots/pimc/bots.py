@@ -238,7 +238,10 @@ class InsaneBot(_SearchBot):
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
     back to rollouts), ``halving`` (false; true: sequential halving over the
-    moves, the same rollouts in rounds that drop the worse half), ``hard_<name>`` (the ``hard`` weights its rollouts
+    moves, the same rollouts in rounds that drop the worse half), ``fusion``
+    (false; true, with ``exact``: in the worlds solved exactly the seat's
+    next move is chosen once per information set, :mod:`.fusion`),
+    ``hard_<name>`` (the ``hard`` weights its rollouts
     and play model use, e.g. ``hard_void``; defaults: hard's own), ``seed``.
 
     :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
