@@ -474,7 +474,7 @@ def _cmd_tournament(args) -> int:
         except ValueError:
             raise UsageError(f"--out {args.out}: the results file must end in .parquet or .csv "
                              "(.pq, .csv.gz)") from None
-    if args.out:  # its folder is made later if missing; under a file it cannot be: one line now
+        # its folder is made later if missing; under a file it cannot be: one line now
         up = os.path.dirname(os.path.abspath(args.out))
         while up and not os.path.exists(up) and os.path.dirname(up) != up:
             up = os.path.dirname(up)
@@ -487,8 +487,9 @@ def _cmd_tournament(args) -> int:
             make_bot(b, 0)
         except (ValueError, TypeError) as e:
             raise UsageError(str(e)) from None
-    _note_idle(args, bots, overrides)
-    _warm_up(args, bots, overrides)
+    rules = _tournament_rules(args, overrides)
+    _note_idle(args, bots, rules)
+    _warm_up(args, bots, rules)
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
                              matches=args.matches, jobs=args.jobs, seed=args.seed, out=args.out,
@@ -513,27 +514,28 @@ def _cmd_tournament(args) -> int:
     return 0
 
 
-def _warm_up(args, bots: list[str], overrides: dict) -> None:
+def _tournament_rules(args, overrides: dict):
+    """The tournament's rules from ``--variant``, ``--players`` and the
+    overrides, or None where they are bad (:func:`run_tournament` reports
+    that, in one line)."""
+    from .rules import get_rules
+    try:
+        return get_rules(args.variant, **({} if args.players is None else {"players": args.players}),
+                         **overrides)
+    except (ValueError, TypeError):
+        return None
+
+
+def _warm_up(args, bots: list[str], rules) -> None:
     """Compile the tournament's kernels here, saying so on a cold cache
     (:func:`dominoai._compile.warm_up_tournament`), before the workers start.
-    Bad rules are left to :func:`run_tournament` to report; on a cluster the
-    workers compile on their own machines."""
-    from .rules import get_rules
-
-    if args.backend:
+    Bad rules (``rules`` None) and a bot listed twice are left to
+    :func:`run_tournament` to report; on a cluster the workers compile on
+    their own machines."""
+    if args.backend or rules is None:
         return
-    try:
-        rules = get_rules(args.variant, **({} if args.players is None else {"players": args.players}),
-                          **overrides)
-    except (ValueError, TypeError):
-        return
-    from pathlib import Path
-
     from .tournament.schedule import check_bots
-    from .tournament.storage import results_format
-    try:   # bad input (a bot listed twice, a results file's name) before any compiling
-        if args.out:
-            results_format(Path(args.out))
+    try:   # a bot listed twice before any compiling
         check_bots(bots, rules)
     except ValueError:
         return   # run_tournament reports it, in one line
@@ -541,17 +543,14 @@ def _warm_up(args, bots: list[str], overrides: dict) -> None:
     warm_up_tournament(rules, bots, progress=args.progress)
 
 
-def _note_idle(args, bots, overrides) -> None:
+def _note_idle(args, bots, rules) -> None:
     """One line on stderr per bot spec that names a parameter which cannot
     change its play under the tournament's rules (``idle_named``: e.g.
     ``insane:hard_prior=0.5`` in Draw). A note, not an error: the bot plays
-    as without it. Bad rules are left to :func:`run_tournament`."""
-    from .rules import get_rules
+    as without it. Bad rules (``rules`` None) are left to
+    :func:`run_tournament`."""
     from .tournament.schedule import idle_named
-    try:
-        rules = get_rules(args.variant, **({} if args.players is None else {"players": args.players}),
-                          **overrides)
-    except (ValueError, TypeError):
+    if rules is None:
         return
     specs = [x for b in bots for x in (b if isinstance(b, (tuple, list)) else (b,))]
     for spec in dict.fromkeys(specs):

@@ -146,14 +146,17 @@ def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
     """A note on stderr, not an error: the bot plays as without it."""
     import argparse
 
-    from dominoai.cli import _note_idle
+    from dominoai.cli import _note_idle, _tournament_rules
 
     args = argparse.Namespace(variant="draw", players=None)
-    _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"], {})
+    _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"],
+               _tournament_rules(args, {}))
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2' plays as without "
                    "hard_prior, policy_weight under draw: hard_prior acts only with the play "
                    "model, off here without draw_weight=true; policy_weight acts where tiles are "
                    "drawn only with draw_weight=true"]
-    _note_idle(argparse.Namespace(variant="nosuchpreset", players=None), ["insane"], {})
+    bad = argparse.Namespace(variant="nosuchpreset", players=None)
+    assert _tournament_rules(bad, {}) is None
+    _note_idle(bad, ["insane"], None)
     assert capsys.readouterr().err == ""

@@ -202,15 +202,18 @@ def spec_of(bot: str, values: dict, rules=None) -> str:
     act under them are dropped too (the bot's ``idle_params``: ``hard_plies``
     without ``hard`` rollouts), so a trial's spec is the bot it plays."""
     params = bot_params(bot)
-    if rules is not None:
-        b = make_bot(bot + (":" + ",".join(f"{k}={values[k]}" for k in params if k in values)
-                            if any(k in values for k in params) else ""))
-        if hasattr(b, "idle_params"):
-            b.use_rules(rules)
-            idle = b.idle_params(rules)
-            values = {k: v for k, v in values.items() if k not in idle}
-    parts = [f"{k}={values[k]}" for k in params if k in values]
-    return make_bot(bot + (":" + ",".join(parts) if parts else "")).spec
+
+    def build(vals):
+        parts = [f"{k}={vals[k]}" for k in params if k in vals]
+        return make_bot(bot + (":" + ",".join(parts) if parts else ""))
+
+    b = build(values)
+    if rules is not None and hasattr(b, "idle_params"):
+        b.use_rules(rules)
+        idle = b.idle_params(rules)
+        if any(k in idle for k in values):
+            b = build({k: v for k, v in values.items() if k not in idle})
+    return b.spec
 
 
 def cheapest_specs(bot: str, dims: dict[str, Dim], fixed: dict, limit: int = 8) -> list[str]:

@@ -328,11 +328,11 @@ class InsaneBot(_SearchBot):
             idle["draw_weight"] = "does nothing where no tile is drawn"
         elif not self.draw_weight:
             idle["policy_weight"] = "acts where tiles are drawn only with draw_weight=true"
-        if "policy_weight" in idle or self.policy_weight <= 0:
-            why = ("acts only with the play model, off here " +
-                   ("where tiles are replaced" if repl else "without draw_weight=true"
-                    if "policy_weight" in idle else "(policy_weight=0)"))
-            idle["hard_prior"] = idle["sharp_weight"] = why
+        off = ("where tiles are replaced" if repl
+               else "without draw_weight=true" if "policy_weight" in idle
+               else "(policy_weight=0)" if self.policy_weight <= 0 else None)
+        if off:
+            idle["hard_prior"] = idle["sharp_weight"] = f"acts only with the play model, off here {off}"
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
             idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
