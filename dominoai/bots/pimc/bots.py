@@ -105,14 +105,15 @@ class _SearchBot(BaseBot):
 
     def _settings(self, rv: np.ndarray, belief: int = BELIEF_CONSISTENT,
                   tau: float = 0.0, mix: float = 0.0, tau_sharp: float = 0.3,
-                  resample: int = 1, fusion: bool = False) -> SearchSettings:
+                  resample: int = 1, fusion: bool = False,
+                  history: bool = False) -> SearchSettings:
         return SearchSettings.make(rollouts=self.rollouts,
                                    policy=rollout_policy_id(self.rollout_policy, rv),
                                    belief=belief, tau=tau, exact=self.exact,
                                    max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
                                    weights=self._hard_weights(), hard_plies=self.hard_plies,
                                    mix=mix, tau_sharp=tau_sharp, resample=resample,
-                                   fusion=fusion)
+                                   fusion=fusion, history=history)
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""
@@ -226,7 +227,10 @@ class InsaneBot(_SearchBot):
     seats' plays under a softmax of ``hard``'s values at that temperature,
     where no tile is drawn; 0 = off, else at least 0.1), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
-    each seat made since its last draw; not in Dominoball), ``hard_prior``
+    each seat made since its last draw; not in Dominoball), ``draw_history``
+    (false; true, with ``draw_weight``: every play counts, each world
+    drawing which tiles its seats drew when, :mod:`~dominoai.bots.worlds.slots`),
+    ``hard_prior``
     (0.0: off; only where the play model is on: the prior probability, per
     seat and hand, that a seat plays as ``hard`` does, a softmax at the
     sharp temperature ``sharp_weight``, 0.3, at least 0.05, mixed with
@@ -263,6 +267,11 @@ class InsaneBot(_SearchBot):
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
                                     "world tells; never in Dominoball (replacements)"),
+                  draw_history=Param(bool, False, "with draw_weight: count every play, also "
+                                     "those before a seat's later draws; each world draws "
+                                     "which of its tiles each seat was dealt and which it drew "
+                                     "when, uniformly among the deck orders that lead to it; "
+                                     "tuned only when named", searched=False),
                   hard_prior=Param(float, 0.0, "only with the play model (policy_weight > 0 "
                                    "where nothing is drawn, or draw_weight): the prior "
                                    "probability, at most 1, that a seat plays as hard does "
@@ -316,8 +325,9 @@ class InsaneBot(_SearchBot):
         where nothing is drawn; where tiles are drawn without
         ``draw_weight``, or replaced (Dominoball), ``policy_weight``;
         ``hard_prior`` and ``sharp_weight`` wherever the play model is off;
-        ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``.
-        Each with the reason."""
+        ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``;
+        ``draw_history`` wherever the play model where tiles are drawn is
+        off. Each with the reason."""
         idle = super().idle_reasons(rules)
         rv = rules.vector()
         drawing, repl = bool(rv[L.R_DRAWING]), bool(rv[L.R_MAX_REPL])
@@ -333,6 +343,10 @@ class InsaneBot(_SearchBot):
                else "(policy_weight=0)" if self.policy_weight <= 0 else None)
         if off:
             idle["hard_prior"] = idle["sharp_weight"] = f"acts only with the play model, off here {off}"
+        if "draw_weight" in idle:
+            idle["draw_history"] = idle["draw_weight"]
+        elif off:
+            idle["draw_history"] = f"acts only with the play model, off here {off}"
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
             idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
@@ -369,7 +383,8 @@ class InsaneBot(_SearchBot):
             tau = 0.0
         cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau,
                              self.hard_prior if tau > 0 else 0.0, self.sharp_weight,
-                             self.resample, self.fusion)
+                             self.resample, self.fusion,
+                             self.draw_history and tau > 0 and bool(rv[L.R_DRAWING]))
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 
         def chunk(moves, n, rs, acc, stats):

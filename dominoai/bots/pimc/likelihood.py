@@ -58,7 +58,7 @@ def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws, mix=0.0, tau_sharp=0.3):
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
-T_KIND, T_SEAT, T_TILE, T_END, T_LEAD, T_LATER, T_EVENT = range(7)
+T_KIND, T_SEAT, T_TILE, T_END, T_LEAD, T_LATER, T_EVENT, T_TIME, T_KNOWN = range(9)
 _T_PLAY, _T_PASS = 0, 1
 _FULL = np.int64((1 << 28) - 1)
 
@@ -66,12 +66,15 @@ _FULL = np.int64((1 << 28) - 1)
 @njit(cache=True)
 def new_play_tables(n_events):
     """Empty play tables for a hand of ``n_events`` events: ``meta``
-    (``int64``, ``(n, 7)``: kind (0 play, 1 pass), seat, tile, end, lead,
-    the tiles the seat plays from that event on, the event's index),
+    (``int64``, ``(n, 9)``: kind (0 play, 1 pass), seat, tile, end, lead,
+    the tiles the seat plays from that event on, the event's index, its time
+    on the seats' timelines (``2 * index + 2``, as
+    :mod:`~dominoai.bots.worlds.evidence`), and the tiles the seat draws
+    later whose draw is public: those it plays at once after drawing),
     ``states`` (``int64``, ``(n, S_SIZE)``) and ``obs`` (``int64``, ``(n,
     O_SIZE)``)."""
     n = max(n_events, 1)
-    return (np.zeros((n, 7), np.int64), np.zeros((n, L.S_SIZE), np.int64),
+    return (np.zeros((n, 9), np.int64), np.zeros((n, L.S_SIZE), np.int64),
             np.zeros((n, O_SIZE), np.int64))
 
 
@@ -99,7 +102,7 @@ def new_row_cache(n_entries):
 
 
 @njit(cache=True)
-def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
+def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history=0):
     """Table the hand's events ``evs[:nev]`` (``int64`` ``(n, 4)``, the public
     log) for :func:`tabled_likelihood`, from public information only: a row
     for every play and every pass of a seat other than ``me`` whose hand
@@ -113,7 +116,13 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
     boneyard count and the voids (the engine's ``S_VOID`` rule at draws and
     passes) are counted from the events. ``pub`` (a state) is scratch.
     Returns the number of rows, or -1 when the log does not replay (a seat
-    out of turn)."""
+    out of turn).
+
+    ``history=1`` tables every play and pass of the other seats, also those
+    before a seat's later draws (but not the play of a tile just drawn): a
+    world must then say which tiles were drawn after each row
+    (:mod:`~dominoai.bots.worlds.slots`; the ``drop`` of
+    :func:`tabled_likelihood`)."""
     npl = rv[L.R_PLAYERS]
     for q in range(L.S_SIZE):
         pub[q] = base[q]
@@ -158,11 +167,14 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
         if kind != L.EV_PLAY and kind != L.EV_PASS:
             continue
         after_draw = i > 0 and evs[i - 1, 0] == L.EV_DRAW and evs[i - 1, 1] == s
-        if s != me and i > last_draw[s] and not after_draw:
+        if s != me and (history or i > last_draw[s]) and not after_draw:
             later = np.int64(0)
+            known = np.int64(0)
             for j in range(i, nev):
                 if evs[j, 0] == L.EV_PLAY and evs[j, 1] == s:
                     later |= np.int64(1) << evs[j, 2]
+                    if j > 0 and evs[j - 1, 0] == L.EV_DRAW and evs[j - 1, 1] == s:
+                        known |= np.int64(1) << evs[j, 2]
             row = states[nd]
             for q in range(L.S_SIZE):
                 row[q] = pub[q]
@@ -179,6 +191,8 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
             meta[nd, T_LEAD] = 1 if pub[L.S_NPLAYED] == 0 else 0
             meta[nd, T_LATER] = later
             meta[nd, T_EVENT] = i
+            meta[nd, T_TIME] = 2 * i + 2
+            meta[nd, T_KNOWN] = known
             nd += 1
         if kind == L.EV_PLAY:
             K.lay(pub, rv, evs[i, 2], evs[i, 3])
@@ -192,7 +206,7 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub):
 
 @njit(cache=True)
 def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, ckey,
-                      cval, mix=0.0, tau_sharp=0.3, lsum=None):
+                      cval, mix=0.0, tau_sharp=0.3, lsum=None, drop=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
     for the same events and seat ``me``). 0.0 when a seat's hand then could
@@ -216,7 +230,12 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     factors are summed in row order either way, so the result is the same to
     the bit with or without the cache. ``lsum`` (``float64``, ``(8,)``):
     scratch for the mixture's per-seat sums, so that a search allocates it
-    once (None: allocated here)."""
+    once (None: allocated here).
+
+    ``drop`` (``int64``, ``(nd,)``; None: none) is what each row's hand then
+    leaves out of the seat's hand now plus its later plays: the tiles it
+    drew after that row (tables made with ``history=1``); -1 skips the row
+    (it counts as uninformative)."""
     kinds = K.track_kinds(rv)
     logw = 0.0
     mixing = mix > 0.0
@@ -231,6 +250,10 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
     for d in range(nd):
         s = meta[d, T_SEAT]
         h = wst[L.S_HAND + s] | meta[d, T_LATER]
+        if drop is not None:
+            if drop[d] == -1:
+                continue
+            h &= ~drop[d]
         key = (h << 9) | (d + 1)
         slot = -1                    # a free slot to store the factor in, if any
         hit = False

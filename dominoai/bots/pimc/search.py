@@ -25,8 +25,11 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ..worlds import draw_world, drawn_world_weight
+from ..worlds.evidence import MAXG
+from ..worlds.slots import acquired_after_into, sample_slots_into
 from .fusion import file_world, fused_values_into, fused_world, new_fusion
-from .likelihood import new_play_tables, new_row_cache, play_tables_into, tabled_likelihood
+from .likelihood import (T_KNOWN, T_SEAT, T_TIME, new_play_tables, new_row_cache,
+                         play_tables_into, tabled_likelihood)
 from .rollouts import rollout
 from .settings import new_scratch
 from .solver import plain_line, solve_into, solve_line_into
@@ -63,6 +66,66 @@ def world_weight(w, wst, rv, belief, tau, hw, nd, meta, states, obs, buf, feats,
         return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
                                      wi, wf, ckey, cval, mix, tau_sharp, lsum)
     return w
+
+
+@njit(cache=True)
+def history_rows(nd, meta, hseat, G, gtime, rowh, rowg):
+    """For each of the ``nd`` rows of play tables made with ``history=1``:
+    the holder of its seat (``rowh``, the index into ``hseat``) and its seat's
+    first slot group after it (``rowg``: a draw after the row; ``G[h]``:
+    none), both ``int64`` ``(nd,)``, out."""
+    for d in range(nd):
+        s = meta[d, T_SEAT]
+        h = 0
+        for q in range(hseat.shape[0]):
+            if hseat[q] == s:
+                h = q
+        rowh[d] = h
+        g = G[h]
+        for q in range(G[h]):
+            if gtime[h, q] > meta[d, T_TIME]:
+                g = q
+                break
+        rowg[d] = g
+
+
+@njit(cache=True)
+def history_weight(w, wst, rv, tau, hw, nd, meta, states, obs, buf, feats, hvals, wi, wf,
+                   ckey, cval, mix, tau_sharp, lsum, rs, hseat, G, gsize, cls, cls_a, npl, pa,
+                   pb, ptile, rowh, rowg, acq, suf, drop):
+    """The play model's weight of the world ``wst`` where tiles are drawn and
+    every play counts (``SearchSettings.history``): for each other seat that
+    drew, one assignment of its tiles to its deal and draws, uniform among
+    the ``N_j`` of the world (:func:`~dominoai.bots.worlds.slots.sample_slots_into`,
+    the generator ``rs``), gives its hand at each tabled row (``drop``: the
+    tiles it drew after the row, with those it played at once after a draw);
+    then ``w`` times :func:`tabled_likelihood` with it. ``w * L`` is an
+    unbiased estimate of the world's weight summed over its deck orders
+    (each deck order as likely). A seat whose count table is too large to
+    draw from (:data:`~dominoai.bots.worlds.slots.MAX_STATES`) has only its
+    rows after its last draw counted. ``rowh``, ``rowg``:
+    :func:`history_rows`; ``acq`` (``(MAXG,)``), ``suf`` (``(H, MAXG +
+    1)``) and ``drop`` (``(nd,)``, ``int64``) are scratch."""
+    big = 0
+    for h in range(hseat.shape[0]):
+        if G[h] <= 1:
+            continue
+        n = sample_slots_into(h, wst[L.S_HAND + hseat[h]], G, gsize, cls, cls_a, npl, pa, pb,
+                              ptile, rs, acq)
+        if n == 0.0:
+            return 0.0
+        if n < 0.0:
+            big |= 1 << h
+            continue
+        acquired_after_into(acq, G[h], suf[h])
+    for d in range(nd):
+        h = rowh[d]
+        if (big >> h) & 1:
+            drop[d] = -1 if rowg[d] < G[h] else 0
+        else:
+            drop[d] = meta[d, T_KNOWN] | suf[h, rowg[d]]
+    return w * tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, hvals,
+                                 wi, wf, ckey, cval, mix, tau_sharp, lsum, drop)
 
 
 @njit(cache=True, inline="always")
@@ -183,8 +246,18 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
     # the play model's tables of the hand, from the public history (likelihood.py)
     pmeta, pstates, pobs = new_play_tables(evs.shape[0] if belief == BELIEF_PLAY_MODEL else 1)
     nd = 0
+    hist = belief == BELIEF_PLAY_MODEL and cfg.history > 0
     if belief == BELIEF_PLAY_MODEL:
-        nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp)
+        nd = play_tables_into(base, evs, evs.shape[0], rv, seat, pmeta, pstates, pobs, tmp,
+                              1 if hist else 0)
+    # history: each row's holder and first slot group after it, and scratch
+    H = hseat.shape[0]
+    nh = max(nd, 1) if hist else 1
+    rowh, rowg, drop = np.zeros(nh, np.int64), np.zeros(nh, np.int64), np.zeros(nh, np.int64)
+    acq = np.zeros(MAXG, np.int64)
+    suf = np.zeros((max(H, 1), MAXG + 1), np.int64)
+    if hist and nd > 0:
+        history_rows(nd, pmeta, hseat, p.G, p.gtime, rowh, rowg)
     # a row's factor per hand, shared by this search's worlds
     ckey, cval = new_row_cache(cfg.resample * n_worlds * nd if belief == BELIEF_PLAY_MODEL else 0)
     mix, tau_sharp, k = cfg.mix, cfg.tau_sharp, cfg.resample
@@ -207,7 +280,12 @@ def search_worlds(p, base, rv, codes, n_worlds, rs, acc, stats, evs, cfg):
         props += 1
         draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone)
         w = drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss)
-        if w > 0.0 and belief != BELIEF_CONSISTENT:
+        if w > 0.0 and hist and nd > 0:
+            w = history_weight(w, wst, rv, tau, hw, nd, pmeta, pstates, pobs, buf, feats, hvals,
+                               wi, wf, ckey, cval, mix, tau_sharp, lsum, rs, hseat, p.G,
+                               p.gsize, p.cls, p.cls_a, p.npl, p.pa, p.pb, p.ptile, rowh, rowg,
+                               acq, suf, drop)
+        elif w > 0.0 and belief != BELIEF_CONSISTENT:
             # inlined only under this test: an inlined call's dozen array
             # arguments cost a reference count each per world, taken or not
             w = world_weight(w, wst, rv, belief, tau, hw, nd, pmeta, pstates, pobs, buf,

@@ -54,6 +54,10 @@ class SearchSettings(NamedTuple):
       world drawn, by its weight).
     - ``fusion``: 1 to choose the seat's next move per information set in
       the worlds solved exactly (:mod:`~dominoai.bots.pimc.fusion`); 0: off.
+    - ``history``: 1 where tiles are drawn: the play model counts every
+      play, each world drawing which tiles its seats drew when
+      (:func:`~dominoai.bots.pimc.search.history_weight`); 0: only the plays
+      since a seat's last draw.
     """
 
     rollouts: int
@@ -69,11 +73,12 @@ class SearchSettings(NamedTuple):
     tau_sharp: float
     resample: int
     fusion: int
+    history: int = 0
 
     @classmethod
     def make(cls, rollouts=1, policy=0, belief=0, tau=0.0, exact=0, max_nodes=20000,
              max_tries=50, weights=None, hard_plies=0, mix=0.0, tau_sharp=0.3,
-             resample=1, fusion=0) -> "SearchSettings":
+             resample=1, fusion=0, history=0) -> "SearchSettings":
         """Settings with the kernels' types (int, float, a contiguous float64
         array). ``weights`` defaults to the ``hard`` bot's defaults.
 
@@ -97,7 +102,7 @@ class SearchSettings(NamedTuple):
             raise ValueError("resample must be at least 1")
         return cls(int(rollouts), int(policy), int(belief), float(tau), int(exact),
                    int(max_nodes), int(max_tries), w, int(hard_plies), float(mix),
-                   float(tau_sharp), int(resample), int(bool(fusion)))
+                   float(tau_sharp), int(resample), int(bool(fusion)), int(bool(history)))
 
 
 #: The work arrays of one search (all ``int64`` unless said):

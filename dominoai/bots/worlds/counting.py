@@ -371,13 +371,15 @@ def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa,
 #: ``gtime``, ``gsize``), the tile classes of the N_j cache (``cls``, ``cls_a``
 #: suffix start, ``cls_vb`` replacement bits, ``crad`` radix), replacements
 #: (``nr``, ``ra`` first slot group after each), tiles played from unknown
-#: slots (``npl``, allowed groups ``pa <= g < pb``, ``pvb``), and the cache
-#: (``hkey``, ``hval``). Pass it whole to kernels called once per search, never
-#: to a kernel called per world: numba counts a reference per member on each call.
+#: slots (``npl``, allowed groups ``pa <= g < pb``, ``pvb``), the cache
+#: (``hkey``, ``hval``), and the tiles played from unknown slots (``ptile``,
+#: ``(H, MAXP)``, the order of ``pa``; read by :mod:`.slots`). Pass it whole
+#: to kernels called once per search, never to a kernel called per world:
+#: numba counts a reference per member on each call.
 Parts = namedtuple("Parts", [
     "tiles", "allow", "caps", "hseat", "dp", "rad", "wneed",
     "G", "gtime", "gsize", "ncls", "cls", "cls_a", "cls_vb", "crad",
-    "nr", "ra", "npl", "pa", "pb", "pvb", "hkey", "hval",
+    "nr", "ra", "npl", "pa", "pb", "pvb", "hkey", "hval", "ptile",
 ])
 
 
@@ -420,4 +422,4 @@ def build_parts(a: np.ndarray, ev: np.ndarray, rv: np.ndarray, inference: bool) 
     hkey = np.full((max(H, 1), HSIZE), -1, np.int64)
     hval = np.zeros((max(H, 1), HSIZE), np.float64)
     return Parts(tiles, allow, caps, hseat, dp, rad, wneed, G, gtime, gsize, ncls, cls, cls_a,
-                 cls_vb, crad, nr, ra, npl, pa, pb, pvb, hkey, hval)
+                 cls_vb, crad, nr, ra, npl, pa, pb, pvb, hkey, hval, ptile)
