@@ -338,3 +338,44 @@ def test_history_weight_averages_the_likelihood_over_the_deck_orders():
         assert abs(est.mean() - ref) < 5 * se
         return
     pytest.fail("no Draw position with 3 to 60 slot assignments and distinct likelihoods")
+
+
+def test_draw_history_is_idle_where_the_play_model_where_tiles_are_drawn_is_off():
+    """``draw_history`` acts only with ``draw_weight=true`` (and the play
+    model on) in a preset that draws and does not replace; elsewhere the
+    tournament's idle note says why."""
+    from dominoai import get_rules
+    from dominoai.tournament.schedule import idle_named
+
+    assert idle_named("insane:draw_weight=true,draw_history=true", get_rules("all_fives")) == {}
+    got = idle_named("insane:draw_history=true", get_rules("all_fives"))
+    assert got == {"draw_history": "acts only with the play model, off here without "
+                                   "draw_weight=true"}
+    got = idle_named("insane:draw_weight=true,draw_history=true,policy_weight=0",
+                     get_rules("draw"))
+    assert got["draw_history"] == "acts only with the play model, off here (policy_weight=0)"
+    assert idle_named("insane:draw_history=true", get_rules("block")) == {
+        "draw_history": "does nothing where no tile is drawn"}
+    assert "replaced" in idle_named("insane:draw_weight=true,draw_history=true",
+                                    get_rules("dominoball"))["draw_history"]
+
+
+def test_draw_history_changes_the_search_only_where_tiles_are_drawn():
+    """In Block (nothing drawn) ``draw_history=true`` searches exactly as
+    without it; in All Fives with ``draw_weight=true`` the worlds' weights,
+    so the values, differ (rows before a seat's draws now count)."""
+    from dominoai.tournament import decision_positions
+
+    rng = np.random.default_rng(3)
+    for preset, same in (("block", True), ("all_fives", False)):
+        obs_list = [o for o, _ in decision_positions(preset, 30, "medium", rng)]
+        differ = 0
+        for obs in obs_list:
+            a = InsaneBot(seed=5, worlds=40, draw_weight=True).analyze(obs)
+            b = InsaneBot(seed=5, worlds=40, draw_weight=True, draw_history=True).analyze(obs)
+            if same:
+                assert np.array_equal(a.values, b.values)
+            else:
+                differ += not np.array_equal(a.values, b.values)
+        if not same:
+            assert differ > 0

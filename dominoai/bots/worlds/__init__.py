@@ -8,7 +8,7 @@ uniform over the orders that reproduce the public history, and a *world*
 (every other seat's hidden hand, plus the boneyard in draw order) is worth
 the number of deck orders that lead to it.
 
-Three modules, in the order the data flows:
+Four modules, in the order the data flows:
 
 - :mod:`.evidence`: reading the history. Per other seat, its slots (deal
   positions, draws, replacements), its void events (what it could not hold,
@@ -21,6 +21,9 @@ Three modules, in the order the data flows:
 - :mod:`.sampling`: drawing worlds (:func:`draw_world`, :func:`sample_many`),
   their weights ``prod_j N_j`` (:func:`drawn_world_weight`,
   :func:`world_weight`), and :class:`Belief`, the object a bot uses.
+- :mod:`.slots`: given a world, one of its deck orders: which of a seat's
+  tiles it was dealt and which it drew when, uniformly among the ``N_j``
+  (:func:`sample_slots_into`), for the play model where tiles are drawn.
 
 A consistency checker written apart from all this (its own reading of the
 log, a per-tile per-slot check and a bipartite matching) lives in the tests,
@@ -39,10 +42,12 @@ from .sampling import (
     Belief, draw_world, drawn_world_weight, sample_many, slot_counts, world_weight,
     world_weight_of,
 )
+from .slots import MAX_STATES, acquired_after_into, sample_slots_into
 
 __all__ = [
     "Belief", "Parts", "build_parts", "count_assignments", "holder_count", "tile_classes",
     "proposal_table", "read_evidence", "pips_to_tiles", "better_leads", "draw_world",
     "drawn_world_weight", "sample_many", "world_weight", "world_weight_of", "slot_counts",
-    "MAXG", "MAXV", "MAXP", "MAXR", "MAXC", "HSIZE",
+    "MAXG", "MAXV", "MAXP", "MAXR", "MAXC", "HSIZE", "sample_slots_into",
+    "acquired_after_into", "MAX_STATES",
 ]

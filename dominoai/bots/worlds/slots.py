@@ -26,18 +26,13 @@ from numba import njit
 from ...engine import kernels as K
 from .counting import _BINOM, _FACT
 from .evidence import MAXG
+from .sampling import _rand01
 
 __all__ = ["sample_slots_into", "acquired_after_into", "MAX_STATES"]
 
 _ONE = np.int64(1)
 #: the largest count table (states of the remaining tiles per group) drawn from
 MAX_STATES = 1 << 17
-_MAXK = 64     # tile groups (distinct allowed intervals) of one seat
-
-
-@njit(cache=True)
-def _rand01(rs):
-    return np.float64(K.rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -76,13 +71,14 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
     Gh = G[h]
     for g in range(MAXG):
         acq[g] = 0
-    lo = np.zeros(_MAXK, np.int64)
-    hi = np.zeros(_MAXK, np.int64)
-    mm = np.zeros(_MAXK, np.int64)
-    mem = np.zeros((_MAXK, 28), np.int64)
+    n_hidden = K.popcount(hand)
+    nt = max(n_hidden + npl[h], 1)    # at most one tile group per tile
+    lo = np.zeros(nt, np.int64)
+    hi = np.zeros(nt, np.int64)
+    mm = np.zeros(nt, np.int64)
+    mem = np.zeros((nt, nt), np.int64)
     ng = 0
     m = hand
-    n_hidden = K.popcount(hand)
     for i in range(n_hidden + npl[h]):
         if i < n_hidden:
             x = K.lowest_tile(m)
@@ -127,9 +123,10 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
     act = np.zeros(max(ng, 1), np.int64)
     take = np.zeros(max(ng, 1), np.int64)
     cap = np.zeros(max(ng, 1), np.int64)
+    pick = np.zeros(1)
     for g in range(Gh):
         c = gsize[h, g]
-        na = 0
+        na = np.int64(0)
         for k in range(ng):
             if lo[k] <= g < hi[k]:
                 act[na] = k
@@ -152,19 +149,18 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
                 continue
             for j in range(na):
                 cap[j] = min(c, (code // rad[act[j]]) % (mm[act[j]] + 1))
-            _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, 0, 0.0, np.zeros(1))
+            _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, np.int64(0), 0.0, pick)
     n_ways = F[Gh, 0]
     if n_ways <= 0.0:
         return 0.0
     # backward: from the empty state, a predecessor in proportion to its ways
     tk = np.zeros((Gh, max(ng, 1)), np.int64)
-    code = 0
-    pick = np.zeros(1)
+    code = np.int64(0)
     for g in range(Gh - 1, -1, -1):
         c = gsize[h, g]
         if c == 0:
             continue
-        na = 0
+        na = np.int64(0)
         for k in range(ng):
             if lo[k] <= g < hi[k]:
                 act[na] = k
@@ -174,10 +170,10 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
             cap[j] = min(c, mm[k] - (code // rad[k]) % (mm[k] + 1))
         # first pass: the total; second: walk to the drawn predecessor
         pick[0] = 0.0
-        total = _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, 1, 0.0, pick)
+        total = _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, np.int64(1), 0.0, pick)
         u = _rand01(rs) * total
         pick[0] = u
-        _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, 2, u, pick)
+        _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, np.int64(2), u, pick)
         for j in range(na):
             tk[g, act[j]] = take[j]
             code += take[j] * rad[act[j]]
