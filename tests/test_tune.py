@@ -123,8 +123,16 @@ def test_planted_optimum_ranks_first(planted):
     assert set(df["spec"]) == {w200, w1}
     assert res.best_spec == w200
     v = df.groupby("spec")["value"].agg(["min", "max"])
-    # common random numbers: the same setting on the same deals scores the same
+    # common random numbers: the same setting on the same deals scores the same,
+    # so a repeat takes the earlier trial's result without playing
     assert (v["min"] == v["max"]).all()
+    rep = df[df["repeat_of"] >= 0]
+    assert len(rep) == 2 and (rep["seconds"] == 0).all()
+    first = df.set_index("number")
+    for _, r in rep.iterrows():
+        assert first.loc[r["repeat_of"], "spec"] == r["spec"]
+        assert first.loc[r["repeat_of"], "repeat_of"] == -1
+        assert r["value"] == first.loc[r["repeat_of"], "value"]
     assert v.loc[w200, "min"] > v.loc[w1, "max"] + 2
     assert (df["deals"] == 100).all() and (df["ms_per_decision"] > 0).all()
     assert Path(res.trials_path).exists()

@@ -54,7 +54,9 @@ class TuneResult:
     """What :func:`tune` returns: ``trials`` (one row per trial: ``number``,
     ``state``, ``value`` and its interval ``lo``, ``hi`` in points per hand,
     ``ms_per_decision``, ``feasible``, ``deals`` used, ``spec``, ``seconds``,
-    ``tournament_seconds``, ``run``, then one column per parameter),
+    ``tournament_seconds``, ``run``, ``stopped``, ``repeat_of``: the earlier
+    trial whose result a trial took because it played the same spec, -1 if
+    it played; then one column per parameter),
     ``best_spec`` (the best feasible finished trial's spec, or None),
     ``verdict`` (a :class:`~.validation.Verdict`, or None when validation
     was skipped or no trial is feasible), ``study_path``, ``trials_path``."""
@@ -171,6 +173,15 @@ def _probe(variant, players, specs, opponent, max_ms, seed) -> None:
 
 
 # ---------------------------------------------------------------- the table
+def _played(trials, spec: str):
+    """The first complete trial among ``trials`` that played ``spec``, or None."""
+    for t in trials:
+        if t.state.name == "COMPLETE" and t.user_attrs.get("start", {}).get("spec") == spec \
+                and "result" in t.user_attrs and t.value is not None:
+            return t
+    return None
+
+
 def trials_frame(study, params: Sequence[str] | None = None):
     """The trials of an Optuna ``study`` as a DataFrame (see :class:`TuneResult`)."""
     import pandas as pd
@@ -185,12 +196,13 @@ def trials_frame(study, params: Sequence[str] | None = None):
              "ms_per_decision": u.get("ms", math.nan), "feasible": bool(u.get("feasible", False)),
              "deals": int(u.get("deals", 0)), "spec": u.get("spec", ""),
              "seconds": u.get("seconds", math.nan), "tournament_seconds": u.get("tournament_seconds", math.nan),
-             "run": int(u.get("run", 0)), "stopped": u.get("stopped", "")}
+             "run": int(u.get("run", 0)), "stopped": u.get("stopped", ""),
+             "repeat_of": int(u.get("repeat_of", -1))}
         for k in names:
             r[k] = u.get("values", {}).get(k, t.params.get(k))  # as played (floats rounded)
         rows.append(r)
     cols = ["number", "state", "value", "lo", "hi", "ms_per_decision", "feasible", "deals", "spec",
-            "seconds", "tournament_seconds", "run", "stopped", *names]
+            "seconds", "tournament_seconds", "run", "stopped", "repeat_of", *names]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -356,6 +368,19 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
                 spec = spec_of(bot, values, rules)   # idle parameters dropped
                 # few writes: each is a SQLite commit (about 20 ms on a busy disk)
                 trial.set_user_attr("start", {"spec": spec, "run": run})
+                prev = _played(finished(), spec)
+                if prev is not None:
+                    # the same bot on the same chunk seeds scores the same (common random
+                    # numbers): a sampled setting that differs only in idle parameters, or
+                    # a repeat, takes the earlier trial's result instead of replaying it
+                    r = dict(prev.user_attrs["result"], values=values, run=run, seconds=0.0,
+                             tournament_seconds=0.0, repeat_of=prev.number)
+                    if "constraint" in prev.user_attrs:
+                        trial.set_user_attr("constraint", prev.user_attrs["constraint"])
+                    trial.set_user_attr("result", json.loads(json.dumps(r)))
+                    st.tell(trial, prev.value)
+                    bar.update(1)
+                    continue
                 ev = Evaluation()
                 pruned = stopped = False
                 for k in range(n_chunks):
