@@ -185,6 +185,22 @@ def proposal_table(T, H, allow, caps):
     return dp, rad
 
 
+@njit(cache=True, inline="always")
+def next_take(take, cap, na, s, c):
+    """Step the odometer over ``take[:na - 1]`` (``int64``; each at most
+    ``cap[j]``, their sum ``s`` at most ``c``) to the next vector, the last
+    active group taking the remainder; False when every vector was seen."""
+    j = 0
+    while j < na - 1:
+        if take[j] < cap[j] and s < c:
+            take[j] += 1
+            return True
+        s -= take[j]
+        take[j] = 0
+        j += 1
+    return False
+
+
 @njit(cache=True)
 def count_assignments(G, gsize, glo, ghi, gm, K_):
     """Number of bijections from tiles to slots where slot group ``g < G`` has
@@ -245,6 +261,7 @@ def count_assignments(G, gsize, glo, ghi, gm, K_):
     rem = np.zeros(K, np.int64)
     act = np.zeros(K, np.int64)
     take = np.zeros(K, np.int64)
+    cap = np.zeros(K, np.int64)
     for g in range(G):
         c = gsize[g]
         na = 0
@@ -279,6 +296,7 @@ def count_assignments(G, gsize, glo, ghi, gm, K_):
             # enumerate take[0..na-1], sum c, take[j] <= rem[act[j]]
             for j in range(na):
                 take[j] = 0
+                cap[j] = rem[act[j]]
             while True:
                 # the last active group takes the remainder
                 s = 0
@@ -298,16 +316,7 @@ def count_assignments(G, gsize, glo, ghi, gm, K_):
                         live2[nlive2] = nc
                         nlive2 += 1
                     nxt[nc] += val * w
-                # odometer over take[0..na-2]
-                j = 0
-                while j < na - 1:
-                    if take[j] < rem[act[j]] and s < c:
-                        take[j] += 1
-                        break
-                    s -= take[j]
-                    take[j] = 0
-                    j += 1
-                if j >= na - 1:
+                if not next_take(take, cap, na, s, c):
                     break
         # swap
         for li in range(nlive2):

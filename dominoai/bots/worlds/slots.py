@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ...engine import kernels as K
-from .counting import _BINOM, _FACT
+from .counting import _BINOM, _FACT, next_take
 from .evidence import MAXG
 from .sampling import _rand01
 
@@ -33,6 +33,18 @@ __all__ = ["sample_slots_into", "acquired_after_into", "MAX_STATES"]
 _ONE = np.int64(1)
 #: the largest count table (states of the remaining tiles per group) drawn from
 MAX_STATES = 1 << 17
+
+
+@njit(cache=True, inline="always")
+def _active_into(g, ng, lo, hi, act):
+    """The tile groups whose allowed interval ``lo <= g < hi`` holds slot
+    group ``g``, into ``act``; returns how many."""
+    na = np.int64(0)
+    for k in range(ng):
+        if lo[k] <= g < hi[k]:
+            act[na] = k
+            na += 1
+    return na
 
 
 @njit(cache=True)
@@ -126,11 +138,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
     pick = np.zeros(1)
     for g in range(Gh):
         c = gsize[h, g]
-        na = np.int64(0)
-        for k in range(ng):
-            if lo[k] <= g < hi[k]:
-                act[na] = k
-                na += 1
+        na = _active_into(g, ng, lo, hi, act)
         for code in range(P):
             v = F[g, code]
             if v == 0.0:
@@ -160,11 +168,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
         c = gsize[h, g]
         if c == 0:
             continue
-        na = np.int64(0)
-        for k in range(ng):
-            if lo[k] <= g < hi[k]:
-                act[na] = k
-                na += 1
+        na = _active_into(g, ng, lo, hi, act)
         for j in range(na):
             k = act[j]
             cap[j] = min(c, mm[k] - (code // rad[k]) % (mm[k] + 1))
@@ -234,15 +238,7 @@ def _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, mode, u, pick):
                             keep[j] = take[j]
                         if total > u:
                             return total
-        j = 0
-        while j < na - 1:
-            if take[j] < cap[j] and s < c:
-                take[j] += 1
-                break
-            s -= take[j]
-            take[j] = 0
-            j += 1
-        if j >= na - 1:
+        if not next_take(take, cap, na, s, c):
             break
     if mode == 2 and last_ok > 0:
         for j in range(na):
