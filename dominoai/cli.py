@@ -67,14 +67,16 @@ def _version() -> str:
     return __version__
 
 
-def _int_at_least(lo: int, what: str):
+def _int_at_least(lo: int):
+    """An argparse type: an integer of at least ``lo`` (argparse names the
+    option: ``argument --hands: must be at least 1 (got -3)``)."""
     def conv(text: str) -> int:
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be an integer (got {text!r})") from None
+            raise argparse.ArgumentTypeError(f"must be an integer (got {text!r})") from None
         if v < lo:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {lo} (got {v})")
+            raise argparse.ArgumentTypeError(f"must be at least {lo} (got {v})")
         return v
     return conv
 
@@ -97,17 +99,17 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Draw hand H of a record after its first M moves as SVG. Hands and "
                                     "moves count from 1, as the replay numbers them (move 0: the deal).")
     rd.add_argument("file", metavar="RECORD")
-    rd.add_argument("--hand", type=_int_at_least(1, "--hand"), default=1, help="hand number, 1-based (default 1)")
-    rd.add_argument("--move", type=_int_at_least(0, "--move"), default=0,
+    rd.add_argument("--hand", type=_int_at_least(1), default=1, help="hand number, 1-based (default 1)")
+    rd.add_argument("--move", type=_int_at_least(0), default=0,
                     help="record moves played, 1-based as the replay counts them; 0 = the deal (default)")
-    rd.add_argument("--seat", type=_int_at_least(0, "--seat"), help="that seat's view (default: all face up)")
+    rd.add_argument("--seat", type=_int_at_least(0), help="that seat's view (default: all face up)")
     rd.add_argument("--out", required=True, metavar="SVG")
     rd.set_defaults(func=_cmd_render)
     vw = sub.add_parser("view", help="write a self-contained HTML replay viewer of a record or a folder",
                         description="Write a self-contained HTML page stepping through a record; for a "
                                     "folder, one page per *.json record beside OUT and OUT as their index.")
     vw.add_argument("path", metavar="RECORD_OR_DIR")
-    vw.add_argument("--seat", type=_int_at_least(0, "--seat"), help="that seat's view (default: all face up)")
+    vw.add_argument("--seat", type=_int_at_least(0), help="that seat's view (default: all face up)")
     vw.add_argument("--out", required=True, metavar="HTML")
     vw.set_defaults(func=_cmd_view)
 
@@ -117,11 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .rules import preset_names
     s.add_argument("--variant", required=True, metavar="NAME",
                    help=f"a preset: {', '.join(preset_names())}")
-    s.add_argument("--players", type=_int_at_least(2, "--players"), metavar="N",
+    s.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
-    s.add_argument("--hands", type=_int_at_least(1, "--hands"), default=100_000, metavar="N",
+    s.add_argument("--hands", type=_int_at_least(1), default=100_000, metavar="N",
                    help="hands to play (default 100000)")
-    s.add_argument("--seed", type=_int_at_least(0, "--seed"), metavar="S",
+    s.add_argument("--seed", type=_int_at_least(0), metavar="S",
                    help="random seed (default: fresh entropy, printed)")
     s.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: for long runs on a terminal)")
@@ -135,16 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
                                    "are kept in the user data directory ($DOMINOAI_DATA_DIR overrides).")
     g.add_argument("--variant", metavar="NAME",
                    help=f"a preset (default draw): {', '.join(preset_names())}")
-    g.add_argument("--players", type=_int_at_least(2, "--players"), metavar="N",
+    g.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     g.add_argument("--opponents", metavar="LEVEL",
                    help="the bots' level: easy, medium, hard, insane, or any bot spec "
                         "(default medium); in pairs your partner plays at least hard")
-    g.add_argument("--seat", type=_int_at_least(0, "--seat"), metavar="N",
+    g.add_argument("--seat", type=_int_at_least(0), metavar="N",
                    help="your seat (default 0)")
-    g.add_argument("--seed", type=_int_at_least(0, "--seed"), metavar="S",
+    g.add_argument("--seed", type=_int_at_least(0), metavar="S",
                    help="random seed for the deals and the bots (default: fresh)")
-    g.add_argument("--target", type=_int_at_least(1, "--target"), metavar="N",
+    g.add_argument("--target", type=_int_at_least(1), metavar="N",
                    help="play to N points instead of the preset's target")
     g.add_argument("--pairs", action="store_true",
                    help="four players in two pairs (e.g. express); kozel always is")
@@ -163,25 +165,26 @@ def build_parser() -> argparse.ArgumentParser:
                                    "paired intervals and ratings; write the hands table.")
     t.add_argument("--variant", default="draw", metavar="NAME",
                    help=f"a preset (default draw): {', '.join(preset_names())}")
-    t.add_argument("--players", type=_int_at_least(2, "--players"), metavar="N",
+    t.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     t.add_argument("--bots", default="easy,medium,hard", metavar="SPECS",
                    help="comma-separated bot specs; parameters after ':' joined by '+' or "
                         "given as 'insane:worlds=400' (default easy,medium,hard)")
     mode = t.add_mutually_exclusive_group()
-    mode.add_argument("--hands", type=_int_at_least(1, "--hands"), metavar="N",
+    mode.add_argument("--hands", type=_int_at_least(1), metavar="N",
                       help="deals per pairing, each played as one hand in every seat rotation (default 200)")
-    mode.add_argument("--matches", type=_int_at_least(1, "--matches"), metavar="N",
+    mode.add_argument("--matches", type=_int_at_least(1), metavar="N",
                       help="whole matches to the target per pairing instead of single hands")
-    t.add_argument("--target", type=_int_at_least(1, "--target"), metavar="N",
+    t.add_argument("--target", type=_int_at_least(1), metavar="N",
                    help="match target instead of the preset's (with --matches)")
     t.add_argument("--pairs", action="store_true", help="four players in two pairs (e.g. express)")
     t.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="worker processes (-1: every core; default 1)")
-    t.add_argument("--seed", type=_int_at_least(0, "--seed"), default=0, metavar="S",
+    t.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
                    help="root seed of every deal and bot (default 0)")
     t.add_argument("--out", metavar="FILE",
-                   help="results file, .parquet or .csv (parts are written beside it as they finish)")
+                   help="results file, .parquet or .csv (parts are written beside it as they "
+                        "finish; an existing file is replaced when the run ends, unless --resume)")
     t.add_argument("--records", metavar="DIR", help="also write the JSON record of every match here")
     t.add_argument("--analysis", action="store_true",
                    help="with --records: store each searched decision's move values (insane) in the records")
@@ -206,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "scores most points per hand against the opponents, then "
                                     "validate the best against the defaults on fresh deals.")
     tu.add_argument("--variant", default="draw", help="the preset (default draw)")
-    tu.add_argument("--players", type=_int_at_least(2, "--players"), help="players (default: the preset's)")
+    tu.add_argument("--players", type=_int_at_least(2), help="players (default: the preset's)")
     tu.add_argument("--bot", default="insane", help="the bot to tune (default insane)")
     tu.add_argument("--opponents", default="hard", help="the opponent pool, comma-separated specs (default hard)")
     tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
@@ -465,8 +468,11 @@ def _cmd_tournament(args) -> int:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:
             raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
-    if args.out:  # a results file is named .parquet or .csv: one line before anything
+    if args.out is not None:  # a results file is named .parquet or .csv: one line before anything
         from pathlib import Path
+
+        if not args.out.strip():
+            raise UsageError("--out: give the results file's name (.parquet or .csv)")
 
         from .tournament.storage import results_format
         try:

@@ -259,6 +259,8 @@ def test_unknown_parameter_lists_the_valid_ones():
     ("hard:=3", ["key=value"]),
     (":seed=1", ["empty"]),
     ("", ["empty"]),
+    ("insane:draw_histroy=true", ["has no parameter 'draw_histroy' (did you mean 'draw_history'?)"]),
+    ("insane:draw_history=maybe", ["draw_history must be true or false", "'maybe'"]),
 ])
 def test_bad_specs_say_why(spec, words):
     with pytest.raises(ValueError) as e:
@@ -270,7 +272,7 @@ def test_bad_specs_say_why(spec, words):
 def test_param_parsing():
     flag = Param(bool, False, "a flag")
     assert flag.parse("b", "x", "yes") is True and flag.parse("b", "x", "off") is False
-    with pytest.raises(ValueError, match="x must be bool"):
+    with pytest.raises(ValueError, match="x must be true or false"):
         flag.parse("b", "x", "maybe")
     n = Param(int, 1, "count", min=1)
     assert n.parse("b", "n", "4") == 4 and n.parse("b", "n", 3.0) == 3

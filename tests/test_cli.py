@@ -218,11 +218,11 @@ def test_replay_from_stdin(warm):
     (["replay", "a.json", "--jsn"], r"unrecognized arguments: --jsn"),
     (["simulate"], r"required: --variant"),
     (["simulate", "--variant", "dominos"], r"unknown preset 'dominos'"),
-    (["simulate", "--variant", "block", "--hands", "0"], r"--hands must be at least 1"),
-    (["simulate", "--variant", "block", "--hands", "lots"], r"--hands must be an integer"),
-    (["simulate", "--variant", "block", "--seed", "-1"], r"--seed must be at least 0"),
+    (["simulate", "--variant", "block", "--hands", "0"], r"argument --hands: must be at least 1 \(got 0\)"),
+    (["simulate", "--variant", "block", "--hands", "lots"], r"argument --hands: must be an integer"),
+    (["simulate", "--variant", "block", "--seed", "-1"], r"argument --seed: must be at least 0"),
     (["simulate", "--variant", "fives", "--players", "3"], r"fives: players must be 2 \(got 3\)"),
-    (["simulate", "--variant", "block", "--players", "two"], r"--players must be an integer"),
+    (["simulate", "--variant", "block", "--players", "two"], r"argument --players: must be an integer"),
 ])
 def test_bad_options_in_process(argv, pattern, capsys):
     assert main(argv) == 2

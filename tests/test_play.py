@@ -567,7 +567,7 @@ def test_cli_garbage_bytes_are_an_answer_not_a_crash(tmp_path):
     (["play", "--opponents", "nobot"], "unknown bot 'nobot'"),
     (["play", "--variant", "nope"], "unknown preset 'nope'"),
     (["play", "--seat", "3"], "--seat must be a seat 0..1"),
-    (["play", "--target", "0"], "--target must be at least 1"),
+    (["play", "--target", "0"], "argument --target: must be at least 1"),
 ])
 def test_cli_bad_options(tmp_path, capsys, monkeypatch, args, pattern):
     monkeypatch.setenv("DOMINOAI_DATA_DIR", str(tmp_path))

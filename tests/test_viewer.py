@@ -222,8 +222,8 @@ def test_render_help_says_how_moves_count(capsys):
 @pytest.mark.parametrize("argv, pattern", [
     (["render", "x.json"], r"required: --out"),
     (["view"], r"required: RECORD_OR_DIR"),
-    (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"--hand must be at least 1"),
-    (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"--move must be at least 0"),
+    (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"argument --hand: must be at least 1"),
+    (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"argument --move: must be at least 0"),
     (["render", "nowhere.json", "--out", "p.svg"], r"nowhere\.json"),
 ])
 def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):

@@ -22,6 +22,7 @@ ValueError: bot 'easy' has no parameter 'speed'; its parameters are: seed
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
@@ -122,7 +123,9 @@ class Param:
             else:
                 v = self.type(value)
         except (TypeError, ValueError):
-            raise ValueError(f"bot {bot!r}: parameter {name} must be {self.type.__name__} "
+            kind = ("true or false (also 1/0, yes/no, on/off)" if self.type is bool
+                    else self.type.__name__)
+            raise ValueError(f"bot {bot!r}: parameter {name} must be {kind} "
                              f"(got {value!r})") from None
         if isinstance(v, float) and not math.isfinite(v):
             raise ValueError(f"bot {bot!r}: parameter {name} must be a finite number (got {value!r})")
@@ -171,8 +174,11 @@ class BaseBot:
             self.params[k] = p.parse(self.name, k, params.pop(k)) if k in params else p.default
         if params:
             k = next(iter(params))
-            raise ValueError(f"bot {self.name!r} has no parameter {k!r}; its parameters are: "
-                             f"{', '.join(['seed', *self.PARAMS])}")
+            names = ['seed', *self.PARAMS]
+            near = difflib.get_close_matches(str(k), names, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise ValueError(f"bot {self.name!r} has no parameter {k!r}{hint}; its parameters "
+                             f"are: {', '.join(names)}")
         for k, v in self.params.items():
             setattr(self, k, v)
 
