@@ -151,12 +151,12 @@ def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
 
     from dominoai.cli import _note_idle, _tournament_rules
 
-    args = argparse.Namespace(variant="draw", players=None)
+    args = argparse.Namespace(variant="fives", players=None)
     _note_idle(args, ["hard", "insane:hard_prior=0.5,policy_weight=2", "insane:worlds=30"],
                _tournament_rules(args, {}))
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["dominoai: note: bot 'insane:hard_prior=0.5,policy_weight=2' plays as without "
-                   "hard_prior, policy_weight under draw: hard_prior acts only with the play "
+                   "hard_prior, policy_weight under fives: hard_prior acts only with the play "
                    "model, off here without draw_weight=true; policy_weight acts where tiles are "
                    "drawn only with draw_weight=true"]
     bad = argparse.Namespace(variant="nosuchpreset", players=None)

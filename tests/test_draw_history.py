@@ -3,7 +3,7 @@
 (dominoai/bots/worlds/slots.py) and the hands it gives the play model's rows.
 
 References: a brute-force enumeration of the assignments of tiles to slot
-groups (WORLDS.md, "Slots"), the sampler's own count (``world_weight_of``),
+groups (docs/worlds.md, "Slots"), the sampler's own count (``world_weight_of``),
 and the observations the seats really had, replayed through the public API
 (``HardBot.explain`` for the likelihood).
 """

@@ -672,16 +672,20 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
         with pytest.raises(ValueError, match=r"listed twice \(the same bot as \(?'insane'"):
             check_bots(["insane", twin], get_rules(preset))     # Kozel: as a pair
     assert check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
-    # parameters idle under the rules: the play model is off in Draw, hard_plies
-    # needs hard rollouts (All Fives has them, Block not)
-    for preset, twin in (("draw", "insane:hard_prior=0.5"), ("draw", "insane:policy_weight=1"),
+    # parameters idle under the rules: the play model is off in Fives, hard_plies
+    # needs hard rollouts (All Fives has them, Block not); Draw's play model
+    # where tiles are drawn is a default of its own (stop 21)
+    for preset, twin in (("fives", "insane:hard_prior=0.5"), ("fives", "insane:policy_weight=1"),
+                         ("draw", "insane:draw_weight=true"),
                          ("block", "insane:hard_plies=3"), ("block", "insane:sharp_weight=0.2"),
                          ("block", "insane:draw_weight=true"),
                          ("dominoball", "insane:draw_weight=true,hard_prior=0.5")):
         with pytest.raises(ValueError, match="listed twice"):
             check_bots(["insane", twin], get_rules(preset))
     for preset, other in (("block", "insane:hard_prior=0.5"), ("all_fives", "insane:hard_plies=3"),
-                          ("draw", "insane:draw_weight=true"),
+                          ("fives", "insane:draw_weight=true"),
+                          ("draw", "insane:draw_weight=false"),
+                          ("draw", "insane:hard_prior=0.5"),
                           ("draw", "insane:draw_weight=true,hard_prior=0.5"),
                           ("block", "insane:hard_prior=0.5,sharp_weight=0.2")):
         assert check_bots(["insane", other], get_rules(preset)) == ["insane", other]
@@ -758,7 +762,7 @@ def test_idle_named_lists_the_named_parameters_that_cannot_act():
     from dominoai import get_rules
     from dominoai.tournament.schedule import idle_named
 
-    got = idle_named("insane:hard_prior=0.5,worlds=50", get_rules("draw"))
+    got = idle_named("insane:hard_prior=0.5,worlds=50", get_rules("fives"))
     assert list(got) == ["hard_prior"] and "draw_weight=true" in got["hard_prior"]
     assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == {}
     got = idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel"))

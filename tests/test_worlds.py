@@ -1,4 +1,4 @@
-"""Worlds (WORLDS.md): the checker, the counting and the samplers.
+"""Worlds (docs/worlds.md): the checker, the counting and the samplers.
 
 The gold standard here is the engine itself: ``replay_count`` rebuilds every
 deck order that could have led to a world (each other seat's deal and draw

@@ -1,4 +1,4 @@
-"""The consistency checker of worlds (WORLDS.md), for the tests only.
+"""The consistency checker of worlds (docs/worlds.md), for the tests only.
 
 Whether the public history seen by an observation could have happened with
 a given world (every seat's hand now, and the boneyard in draw order). It is

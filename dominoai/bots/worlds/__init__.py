@@ -1,6 +1,6 @@
 """Worlds: what the insane bot may believe, and exact samplers of it.
 
-The model is WORLDS.md, the shared design note. The deck is a uniformly
+The model is docs/worlds.md, the design note. The deck is a uniformly
 random order of the 28 tiles; the deal takes the first tiles and every draw
 the next ones. Plays are treated as uninformative (their likelihood is 1 when
 legal); draws and passes are forced. So the posterior over deck orders is

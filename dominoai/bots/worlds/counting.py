@@ -2,7 +2,7 @@
 
 ``N_j`` is the number of ways to put ``R_j`` (seat ``j``'s hidden hand plus
 the tiles ``j`` played from an unknown slot) into ``j``'s free slots, each
-tile in an allowed slot (WORLDS.md, "Counting"): a dynamic program over slot
+tile in an allowed slot (docs/worlds.md, "Counting"): a dynamic program over slot
 groups (time order) with tiles grouped by their allowed interval of slot
 groups (:func:`count_assignments`). A world is consistent iff the sizes match
 and every ``N_j > 0``; its posterior weight is proportional to
@@ -66,7 +66,7 @@ def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile,
     :func:`~.evidence.read_evidence` (its arrays, ``H`` holders).
 
     A tile may go to holder ``h`` when ``h`` has a slot group after the last
-    void event of ``h`` that forbids it (WORLDS.md, "Sampling"); the boneyard
+    void event of ``h`` that forbids it (docs/worlds.md, "Sampling"); the boneyard
     may hold any unseen tile.
 
     :returns: ``(tiles, allow, cls, ncls, cls_a, cls_vb, cls_n, ra, pa, pb,
@@ -210,7 +210,7 @@ def count_assignments(G, gsize, glo, ghi, gm, K_):
     least ``K_``). 0 when the tiles and slots differ in number.
 
     A dynamic program over slot groups whose state is how many tiles of each
-    tile group are still unplaced (WORLDS.md, "Counting"); the result is a
+    tile group are still unplaced (docs/worlds.md, "Counting"); the result is a
     ``float64`` (exact up to 2**53)."""
     # merge equal intervals
     lo = np.zeros(K_, np.int64)

@@ -6,7 +6,7 @@ its deal positions, and the positions of each of its draws. At a draw of
 (public, its slot is known), or all ``c`` did not fit and ``j`` passed. A
 *void event* of ``j`` (a pass, or the start of a draw, on open pips ``V``)
 says every tile ``j`` held then, and every non-final tile it drew then, shows
-no pip of ``V`` (WORLDS.md, "Slots"). On the first hand of a
+no pip of ``V`` (docs/worlds.md, "Slots"). On the first hand of a
 ``highest_double`` preset the lead adds one more void event at the deal:
 nobody was dealt a double above the lead (or, when the lead is not a double,
 any double or heavier tile: the lead rule of the preset, RULES.md). A Dominoball replacement

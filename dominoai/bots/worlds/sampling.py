@@ -3,7 +3,7 @@
 A tile may go to holder ``j`` when ``j`` has a slot after the last void event
 of ``j`` that forbids it; the boneyard may hold any unseen tile. The proposal
 is *uniform over assignments of the unseen tiles to holders that respect
-these allowed holders and the hand sizes* (WORLDS.md, "Sampling"): the
+these allowed holders and the hand sizes* (docs/worlds.md, "Sampling"): the
 completion counts of :func:`~.counting.proposal_table` give each tile's
 holder with probability proportional to them (no rejection). The boneyard
 order is a uniform shuffle.

@@ -2,7 +2,7 @@
 
 Given a world (each other seat's hidden hand), the deck orders that lead to
 it differ in where each seat's tiles sat: its deal positions or one of its
-draws (WORLDS.md, "Slots"). They are equally likely, and there are ``N_j``
+draws (docs/worlds.md, "Slots"). They are equally likely, and there are ``N_j``
 of them for seat ``j`` (:func:`~.counting.holder_count`). The play model
 where tiles are drawn needs one of them: the hand a seat held at each of its
 past decisions is its tiles acquired by then and not yet played.
