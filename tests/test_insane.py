@@ -661,18 +661,22 @@ def test_draw_weight_weights_drawing_worlds_only_when_asked():
 
 
 def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn():
-    def values(preset, pw):
+    def values(preset, pw, **kw):
         h = Match(preset, seed=6).new_hand(leader=0)
         hard = make_bot("hard")
         for _ in range(4):
             h.play(hard.act(h.observe()))
         while len(h.legal_moves()) < 2:
             h.play(h.legal_moves()[0])
-        return InsaneBot(seed=2, worlds=60, policy_weight=pw).analyze(h.observe()).values
+        return InsaneBot(seed=2, worlds=60, policy_weight=pw, **kw).analyze(h.observe()).values
 
     assert InsaneBot().policy_weight == 4.0
-    # draw: the hand now does not tell the past hands, so the weighting is off
-    assert np.array_equal(values("draw", 4.0), values("draw", 0.0))
+    # draw without draw_weight: the hand now does not tell the past hands, so
+    # the weighting is off
+    assert np.array_equal(values("draw", 4.0, draw_weight=False),
+                          values("draw", 0.0, draw_weight=False))
+    # Draw's defaults have draw_weight (stop 21): there the plays weigh the worlds
+    assert not np.allclose(values("draw", 4.0), values("draw", 0.0))
     # block: same worlds drawn (same seed), re-weighted by the plays' likelihood
     assert not np.allclose(values("block", 4.0), values("block", 0.0))
 

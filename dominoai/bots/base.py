@@ -17,7 +17,7 @@ validated against the bot's ``PARAMS``.
 >>> make_bot("easy:speed=3")
 Traceback (most recent call last):
 ...
-ValueError: bot 'easy' has no parameter 'speed'; its parameters are: seed
+ValueError: bot 'easy' has no parameter 'speed' (did you mean 'seed'?); its parameters are: seed
 """
 
 from __future__ import annotations
