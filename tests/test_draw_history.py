@@ -379,3 +379,27 @@ def test_draw_history_changes_the_search_only_where_tiles_are_drawn():
                 differ += not np.array_equal(a.values, b.values)
         if not same:
             assert differ > 0
+
+
+def test_a_count_table_too_large_is_not_drawn_from():
+    """18 played tiles, each allowed in its own interval of 7 slot groups,
+    make 2**18 states, over MAX_STATES: the sampler says so (-1.0) and
+    leaves every group empty (history_weight then counts that seat's rows
+    after its last draw only)."""
+    from dominoai.bots.worlds import MAX_STATES
+
+    ivs = [(a, b) for a in range(7) for b in range(a + 1, 8)][:18]
+    G = np.array([7])
+    gsize = np.zeros((1, MAXG), np.int64)
+    gsize[0, :7] = [3, 3, 3, 3, 2, 2, 2]
+    cls = np.full((1, 28), -1, np.int64)
+    cls_a = np.zeros((1, 64), np.int64)
+    npl = np.array([18])
+    pa, pb, ptile = (np.zeros((1, 28), np.int64) for _ in range(3))
+    for q, (a, b) in enumerate(ivs):
+        pa[0, q], pb[0, q], ptile[0, q] = a, b, q
+    assert 2 ** 18 > MAX_STATES
+    acq = np.full(MAXG, 5, np.int64)
+    assert sample_slots_into(0, 0, G, gsize, cls, cls_a, npl, pa, pb, ptile,
+                             np.array([1], np.uint64), acq) == -1.0
+    assert not acq.any()

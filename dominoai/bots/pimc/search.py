@@ -24,9 +24,7 @@ from numba import njit
 from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
-from ..worlds import draw_world, drawn_world_weight
-from ..worlds.evidence import MAXG
-from ..worlds import acquired_after_into, sample_slots_into
+from ..worlds import MAXG, acquired_after_into, draw_world, drawn_world_weight, sample_slots_into
 from .fusion import file_world, fused_values_into, fused_world, new_fusion
 from .likelihood import (T_KNOWN, T_SEAT, T_TIME, new_play_tables, new_row_cache,
                          play_tables_into, tabled_likelihood)
