@@ -96,7 +96,8 @@ def bot_params_text(name: str) -> str:
         out.append("")
         out.append("per-preset defaults (they replace the default of a parameter the spec does not set):")
         for preset, d in pre_defaults.items():
-            out.append(f"  {preset}: " + ",".join(f"{k}={v}" for k, v in d.items()))
+            out.append(f"  {preset}: " + ",".join(
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in d.items()))
     return "\n".join(out)
 
 
