@@ -58,6 +58,11 @@ def bots_text() -> str:
     return "\n".join(out)
 
 
+def _value_text(v) -> str:
+    """A parameter value as a spec writes it (a switch in lower case)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
 def bot_params_text(name: str) -> str:
     """The parameters of bot ``name``: type, default, the values a spec may
     set, the tunable range and the meaning.
@@ -72,7 +77,7 @@ def bot_params_text(name: str) -> str:
     params = bot_params(name)
     if not params:
         return f"{name}: no parameters but seed"
-    rows = [(k, p.type.__name__, str(p.default).lower() if p.type is bool else str(p.default),
+    rows = [(k, p.type.__name__, _value_text(p.default),
              p.limits_text(),
              (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text()
              else "true|false (on request)" if p.type is bool else "-",
@@ -97,7 +102,7 @@ def bot_params_text(name: str) -> str:
         out.append("per-preset defaults (they replace the default of a parameter the spec does not set):")
         for preset, d in pre_defaults.items():
             out.append(f"  {preset}: " + ",".join(
-                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in d.items()))
+                f"{k}={_value_text(v)}" for k, v in d.items()))
     return "\n".join(out)
 
 

@@ -378,35 +378,34 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
                     if "constraint" in prev.user_attrs:
                         trial.set_user_attr("constraint", prev.user_attrs["constraint"])
                     trial.set_user_attr("result", json.loads(json.dumps(r)))
-                    st.tell(trial, prev.value)
-                    bar.update(1)
-                    continue
-                ev = Evaluation()
-                pruned = stopped = False
-                for k in range(n_chunks):
-                    n = min(chunk, hands - k * chunk)
-                    cs = stage_seed(seed, SEARCH, k)
-                    for o in opponents:
-                        d, ms, sec, _ = play_chunk(variant, players, spec, o, n, cs, jobs)
-                        ev.add(d, ms, sec, n)
-                    ev.chunks.append(cs)
-                    trial.report(ev.value, k)
-                    if max_ms is not None and ev.ms_per_decision > TOO_SLOW * max_ms:
-                        stopped = True
-                        break
-                    if k < n_chunks - 1 and trial.should_prune():
-                        pruned = True
-                        break
-                m, lo, hi = ev.interval()
-                msd = ev.ms_per_decision
-                feasible = max_ms is None or msd <= max_ms
-                if max_ms is not None:
-                    trial.set_user_attr("constraint", [msd - max_ms])
-                trial.set_user_attr("result", json.loads(json.dumps({
-                    "values": values, "run": run, "value": m, "lo": lo, "hi": hi, "ms": msd,
-                    "deals": ev.deals, "feasible": feasible, "chunks": ev.chunks,
-                    "seconds": time.perf_counter() - t0, "tournament_seconds": ev.seconds,
-                    "stopped": "too slow" if stopped else "pruned" if pruned else ""})))
+                    m, pruned = prev.value, False
+                else:
+                    ev = Evaluation()
+                    pruned = stopped = False
+                    for k in range(n_chunks):
+                        n = min(chunk, hands - k * chunk)
+                        cs = stage_seed(seed, SEARCH, k)
+                        for o in opponents:
+                            d, ms, sec, _ = play_chunk(variant, players, spec, o, n, cs, jobs)
+                            ev.add(d, ms, sec, n)
+                        ev.chunks.append(cs)
+                        trial.report(ev.value, k)
+                        if max_ms is not None and ev.ms_per_decision > TOO_SLOW * max_ms:
+                            stopped = True
+                            break
+                        if k < n_chunks - 1 and trial.should_prune():
+                            pruned = True
+                            break
+                    m, lo, hi = ev.interval()
+                    msd = ev.ms_per_decision
+                    feasible = max_ms is None or msd <= max_ms
+                    if max_ms is not None:
+                        trial.set_user_attr("constraint", [msd - max_ms])
+                    trial.set_user_attr("result", json.loads(json.dumps({
+                        "values": values, "run": run, "value": m, "lo": lo, "hi": hi, "ms": msd,
+                        "deals": ev.deals, "feasible": feasible, "chunks": ev.chunks,
+                        "seconds": time.perf_counter() - t0, "tournament_seconds": ev.seconds,
+                        "stopped": "too slow" if stopped else "pruned" if pruned else ""})))
             except BaseException:
                 st.tell(trial, state=TrialState.FAIL)
                 raise

@@ -27,6 +27,7 @@ from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ..hard import hard_eval_into
+from ..worlds.evidence import event_time
 
 __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
            "play_tables_into", "tabled_likelihood"]
@@ -68,8 +69,8 @@ def new_play_tables(n_events):
     """Empty play tables for a hand of ``n_events`` events: ``meta``
     (``int64``, ``(n, 9)``: kind (0 play, 1 pass), seat, tile, end, lead,
     the tiles the seat plays from that event on, the event's index, its time
-    on the seats' timelines (``2 * index + 2``, as
-    :mod:`~dominoai.bots.worlds.evidence`), and the tiles the seat draws
+    on the seats' timelines (:func:`~dominoai.bots.worlds.evidence.event_time`),
+    and the tiles the seat draws
     later whose draw is public: those it plays at once after drawing),
     ``states`` (``int64``, ``(n, S_SIZE)``) and ``obs`` (``int64``, ``(n,
     O_SIZE)``)."""
@@ -191,7 +192,7 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history=0):
             meta[nd, T_LEAD] = 1 if pub[L.S_NPLAYED] == 0 else 0
             meta[nd, T_LATER] = later
             meta[nd, T_EVENT] = i
-            meta[nd, T_TIME] = 2 * i + 2
+            meta[nd, T_TIME] = event_time(i)
             meta[nd, T_KNOWN] = known
             nd += 1
         if kind == L.EV_PLAY:

@@ -380,9 +380,9 @@ def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa,
 #: ``gtime``, ``gsize``), the tile classes of the N_j cache (``cls``, ``cls_a``
 #: suffix start, ``cls_vb`` replacement bits, ``crad`` radix), replacements
 #: (``nr``, ``ra`` first slot group after each), tiles played from unknown
-#: slots (``npl``, allowed groups ``pa <= g < pb``, ``pvb``), the cache
-#: (``hkey``, ``hval``), and the tiles played from unknown slots (``ptile``,
-#: ``(H, MAXP)``, the order of ``pa``; read by :mod:`.slots`). Pass it whole
+#: slots (``npl``, allowed groups ``pa <= g < pb``, ``pvb``; the tiles
+#: themselves ``ptile``, read by :mod:`.slots`), and the cache (``hkey``,
+#: ``hval``). Pass it whole
 #: to kernels called once per search, never to a kernel called per world:
 #: numba counts a reference per member on each call.
 Parts = namedtuple("Parts", [

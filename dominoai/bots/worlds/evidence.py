@@ -31,7 +31,8 @@ from ...engine import layout as L
 from ...engine.observe import O_CUR, O_HAND_NO, O_SEAT
 from ...tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE
 
-__all__ = ["MAXG", "MAXV", "MAXP", "MAXR", "pips_to_tiles", "better_leads", "read_evidence"]
+__all__ = ["MAXG", "MAXV", "MAXP", "MAXR", "pips_to_tiles", "better_leads", "read_evidence",
+           "event_time"]
 
 _PM = PIP_MASK.copy()
 _HIGH = TILE_HIGH.copy()
@@ -43,6 +44,13 @@ MAXG = 32      # slot groups per seat (deal + draws + replacements)
 MAXV = 256     # void events per seat
 MAXP = 28      # tiles a seat played from an unknown slot
 MAXR = 8       # replacements per seat in a hand
+
+
+@njit(cache=True, inline="always")
+def event_time(e):
+    """The time on the seats' timelines of the event of index ``e``:
+    ``2 * e + 2`` (the deal is 0; a replacement's tile arrives one later)."""
+    return 2 * e + 2
 
 
 @njit(cache=True)
@@ -134,7 +142,7 @@ def read_evidence(a, ev, rv, inference):
     for e in range(nev):
         kind = ev[e, 0]
         seat = ev[e, 1]
-        t = 2 * e + 2
+        t = event_time(e)
         h = hof[seat]
         if kind == L.EV_PLAY:
             if h >= 0 and not (e > 0 and ev[e - 1, 0] == L.EV_DRAW and ev[e - 1, 1] == seat):

@@ -135,7 +135,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
     act = np.zeros(max(ng, 1), np.int64)
     take = np.zeros(max(ng, 1), np.int64)
     cap = np.zeros(max(ng, 1), np.int64)
-    pick = np.zeros(1)
+    keep = np.zeros(max(ng, 1), np.int64)
     for g in range(Gh):
         c = gsize[h, g]
         na = _active_into(g, ng, lo, hi, act)
@@ -157,11 +157,12 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
                 continue
             for j in range(na):
                 cap[j] = min(c, (code // rad[act[j]]) % (mm[act[j]] + 1))
-            _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, np.int64(0), 0.0, pick)
+            _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, v, True, 0.0)
     n_ways = F[Gh, 0]
     if n_ways <= 0.0:
         return 0.0
-    # backward: from the empty state, a predecessor in proportion to its ways
+    # backward: from the empty state, a predecessor in proportion to its ways;
+    # their total is the state's count F[g + 1, code] (exact: integers below 2**53)
     tk = np.zeros((Gh, max(ng, 1)), np.int64)
     code = np.int64(0)
     for g in range(Gh - 1, -1, -1):
@@ -172,12 +173,8 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
         for j in range(na):
             k = act[j]
             cap[j] = min(c, mm[k] - (code // rad[k]) % (mm[k] + 1))
-        # first pass: the total; second: walk to the drawn predecessor
-        pick[0] = 0.0
-        total = _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, np.int64(1), 0.0, pick)
-        u = _rand01(rs) * total
-        pick[0] = u
-        _each_take(code, g, c, na, act, rad, mm, take, cap, F, 0.0, np.int64(2), u, pick)
+        u = _rand01(rs) * F[g + 1, code]
+        _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, 0.0, False, u)
         for j in range(na):
             tk[g, act[j]] = take[j]
             code += take[j] * rad[act[j]]
@@ -198,22 +195,20 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
 
 
 @njit(cache=True)
-def _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, mode, u, pick):
+def _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, v, forward, u):
     """Enumerate the take vectors ``take[:na]`` (``0 <= take[j] <= cap[j]``,
     summing to ``c``) of slot group ``g``.
 
-    - ``mode`` 0 (forward): add ``v * weight`` to ``F[g + 1, next]`` for each
-      (``code`` the state before the group); returns 0.0.
-    - ``mode`` 1 (backward, ``code`` the state after the group): returns the
-      total of ``F[g, prev] * weight`` over the predecessors ``prev``.
-    - ``mode`` 2: leaves in ``take`` the predecessor at which the running
-      total first exceeds ``u`` (the last one of positive weight if rounding
-      runs past the end)."""
+    - ``forward``: add ``v * weight`` to ``F[g + 1, next]`` for each (``code``
+      the state before the group).
+    - else (``code`` the state after the group): leave in ``take`` the
+      predecessor ``prev`` at which the running total of ``F[g, prev] *
+      weight`` first exceeds ``u`` (the last one of positive weight if
+      rounding runs past the end; ``keep`` is scratch)."""
     for j in range(na):
         take[j] = 0
     total = 0.0
-    last_ok = -1
-    keep = np.zeros(max(na, 1), np.int64)
+    seen = False
     while True:
         s = 0
         for j in range(na - 1):
@@ -221,7 +216,7 @@ def _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, mode, u, pick):
         rest = c - s
         if 0 <= rest <= cap[na - 1]:
             take[na - 1] = rest
-            if mode == 0:
+            if forward:
                 w, nc = _step_weight(code, g, c, na, act, rad, mm, take)
                 F[g + 1, nc] += v * w
             else:
@@ -232,18 +227,16 @@ def _each_take(code, g, c, na, act, rad, mm, take, cap, F, v, mode, u, pick):
                 x = F[g, prev] * w
                 if x > 0.0:
                     total += x
-                    if mode == 2:
-                        last_ok = 1
-                        for j in range(na):
-                            keep[j] = take[j]
-                        if total > u:
-                            return total
+                    seen = True
+                    for j in range(na):
+                        keep[j] = take[j]
+                    if total > u:
+                        return
         if not next_take(take, cap, na, s, c):
             break
-    if mode == 2 and last_ok > 0:
+    if not forward and seen:
         for j in range(na):
             take[j] = keep[j]
-    return total
 
 
 @njit(cache=True)
