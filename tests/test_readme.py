@@ -31,3 +31,18 @@ def test_ci_runs_the_readme_test_command():
 def test_readme_main_job_is_a_dominoai_command():
     main = [c for c in _commands() if "pytest" not in c]
     assert len(main) == 1 and "dominoai " in main[0]
+
+
+def test_readme_presets_table_lists_every_preset_with_its_players():
+    """The "Presets" table names each preset of ``PRESETS`` once, with the
+    numbers of players it allows (``2–4``, ``2``, ``4 (pairs)``)."""
+    from dominoai.rules import PRESETS
+
+    section = README.split("## Presets", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", section, re.M)
+    assert sorted(name for name, _ in rows) == sorted(PRESETS)
+    for name, players in rows:
+        lo, hi = PRESETS[name][2]
+        m = re.match(r"(\d)(?:–(\d))?", players.strip())
+        assert m, (name, players)
+        assert (int(m.group(1)), int(m.group(2) or m.group(1))) == (lo, hi), (name, players)
