@@ -12,7 +12,8 @@ decision (the tournament's clock: the median over hand rows of time / moves,
 so decisions with one legal move, which are not searched, count too).
 
 Output under ``--out`` (default ``results/worlds/``): a resumable results
-file per run, ``summary.csv`` and ``report.md``.
+file per run, ``summary.csv`` and ``report.md`` (the committed copy:
+docs/reports/strength_vs_worlds.md, apart from the design note docs/worlds.md).
 
 Usage::
 
