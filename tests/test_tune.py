@@ -40,13 +40,14 @@ def test_space_from_declarations():
     assert (p.low, p.high, p.log, p.range_text()) == (25, 1600, True, "25..1600:log")
     dims, fixed = make_space("insane", "", "")
     # the declared ranges; the hard_<name> weights only when asked for
-    assert list(dims) == ["worlds", "rollouts", "rollout_policy", "hard_plies", "exact",
-                          "policy_weight"]
+    assert list(dims) == ["worlds", "rollouts", "rollout_policy", "exact", "policy_weight"]
     # declared but searched only when named, like the hard_<name> weights
     named, _ = make_space("insane", "hard_prior=0..0.5,resample", "")
     assert named["hard_prior"].text() == "0.0..0.5" and named["resample"].text() == "1..8"
     named, _ = make_space("insane", "hard_void,sharp_weight", "")    # bare: the declared range
     assert named["hard_void"].text() == "0.0..18.0" and named["sharp_weight"].text() == "0.1..1.0:log"
+    named, _ = make_space("insane", "hard_plies", "")    # idle but with hard rollouts
+    assert named["hard_plies"].text() == "0..12"
     named, _ = make_space("insane", "fusion,halving", "")    # a bare switch: both values
     assert named["fusion"].text() == named["halving"].text() == "True|False"
     with pytest.raises(ValueError, match="no declared range"):

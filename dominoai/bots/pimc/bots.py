@@ -68,7 +68,7 @@ _COMMON = {
                             choices=POLICIES + ("auto",)),
     "hard_plies": Param(int, 0, "with rollout_policy=hard: the moves of each rollout that hard "
                         "plays (every seat) before the rest of the hand is played at random; "
-                        "0 = hard to the end", min=0, low=0, high=12),
+                        "0 = hard to the end", min=0, low=0, high=12, searched=False),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
                          "search stops between chunks of worlds once the budget is spent", min=0.0),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
