@@ -9,7 +9,7 @@ the kernels of one part: the engine, a bot, the batch simulation); when a
 step has never completed for this version of the code it first writes one
 line to standard error::
 
-    dominoai: compiling the engine and the bots' kernels once for this version, about 50 s (later runs load it from the cache)
+    dominoai: compiling the engine and the bots' kernels once for this version, about 65 s (later runs load it from the cache)
 
 and shows a progress bar over the steps, naming the kernel being compiled.
 A step that completes leaves a marker file ``warm-<step>.json`` (holding its
@@ -45,10 +45,11 @@ __all__ = ["SIDE_STEPS", "TYPICAL_SECONDS", "compile_once", "is_warm", "mark_war
 #: Seconds a cold step typically takes (compile CPU seconds, numba 0.68,
 #: ``benchmarks/bench_startup.py --cold``; the search bots' with the side
 #: steps compiled beside them; insane's as recorded by the README's main job
-#: on an empty cache, quiet 2-core machine, 2026-12-01: engine 6.5, hard 5.6,
-#: insane 31.0); used when no earlier version left its own figure.
-TYPICAL_SECONDS = {"engine": 6.5, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 6.0,
-                   "bot-insane": 31.0, "bot-omniscient": 10.0, "simulate": 20.0}
+#: on an empty cache, quiet 2-core machine, 2026-12-02, after the slot
+#: sampler and fusion kernels were added: engine 7, hard 7, insane 51; a busy
+#: machine takes more); used when no earlier version left its own figure.
+TYPICAL_SECONDS = {"engine": 7.0, "bot-easy": 0.5, "bot-medium": 0.5, "bot-hard": 7.0,
+                   "bot-insane": 51.0, "bot-omniscient": 10.0, "simulate": 20.0}
 _DEFAULT_SECONDS = 5.0
 
 
