@@ -50,8 +50,9 @@ def test_against_hard_refuses_a_folder_of_another_run(tmp_path):
     assert r.returncode == 2 and "holds another run" in r.stderr
     r = _run(["--preset", "block", "--candidates", "insane:worlds=30", "--deals", "3"], out)
     assert r.returncode == 2 and "holds another run" in r.stderr
-    # the same bot spelled otherwise is the run's bot: read back under the run's name
-    r = _run(["--preset", "block", "--candidates", "insane:worlds=30+rollouts=1", "--deals", "2"],
+    # the same bot spelled otherwise (Block's own default rollouts=3 written out) is the
+    # run's bot: read back under the run's name
+    r = _run(["--preset", "block", "--candidates", "insane:worlds=30+rollouts=3", "--deals", "2"],
              out)
     assert r.returncode == 0, r.stderr
     assert "holds this run: reading it back" in r.stderr
