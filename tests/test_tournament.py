@@ -502,6 +502,30 @@ def test_kill_and_resume(tmp_path):
     pdt.assert_frame_equal(_no_time(load_results(out).hands), _no_time(full.hands))
 
 
+def test_resume_refuses_a_file_of_another_tournament_or_no_results_file(tmp_path):
+    """--resume on a finished file of another tournament, or on a file that is
+    not a results table, is refused by name and leaves the file as it was."""
+    out = tmp_path / "a.csv"
+    kw = dict(variant="block", hands=2, seed=3, progress=False)
+    run_tournament(bots=["easy", "medium"], out=out, **kw)
+    before = out.read_bytes()
+    with pytest.raises(ValueError, match="holds another tournament"):
+        run_tournament(bots=["easy", "hard"], out=out, resume=True, **kw)
+    with pytest.raises(ValueError, match="holds another tournament"):
+        run_tournament(bots=["easy", "medium"], out=out, resume=True, **dict(kw, seed=4))
+    assert out.read_bytes() == before
+    again = run_tournament(bots=["easy", "medium"], out=out, resume=True, **kw)   # this one
+    assert again.played == 0 and out.read_bytes() == before
+    for name, text in (("empty.csv", ""), ("other.csv", "x,y\n1,2\n")):
+        f = tmp_path / name
+        f.write_text(text)
+        with pytest.raises(ValueError, match="is not a dominoai results file") as ei:
+            run_tournament(bots=["easy", "medium"], out=f, resume=True, **kw)
+        assert "\n" not in str(ei.value) and f.read_text() == text
+    with pytest.raises(ValueError, match="lacks the columns tournament, table"):
+        load_results(tmp_path / "other.csv")
+
+
 # ---------------------------------------------------------------- bot failure
 def test_bot_that_raises(tmp_path):
     out = tmp_path / "f.parquet"
@@ -765,13 +789,15 @@ def test_idle_named_lists_the_named_parameters_that_cannot_act():
     got = idle_named("insane:hard_prior=0.5,worlds=50", get_rules("fives"))
     assert list(got) == ["hard_prior"] and "draw_weight=true" in got["hard_prior"]
     assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == {}
-    got = idle_named("insane:fusion=true,hard_plies=2", get_rules("kozel"))
+    # Express: no exact endgame by default (Kozel has one since stop 22)
+    got = idle_named("insane:fusion=true,hard_plies=2", get_rules("express"))
     assert list(got) == ["fusion", "hard_plies"]
     assert got["fusion"] == "acts only with the exact endgame, exact > 0 (here exact=0)"
     assert "rollout_policy=hard" in got["hard_plies"]
     # idle by the spec's own setting, not the preset's
     assert list(idle_named("insane:fusion=true,exact=0", get_rules("block"))) == ["fusion"]
-    assert idle_named("insane:fusion=true,exact=10", get_rules("kozel")) == {}
+    assert idle_named("insane:fusion=true,exact=10", get_rules("express")) == {}
+    assert idle_named("insane:fusion=true", get_rules("kozel")) == {}    # Kozel's exact=12
     got = idle_named("insane:sharp_weight=0.2,policy_weight=0", get_rules("block"))
     assert got == {"sharp_weight": "acts only with the play model, off here (policy_weight=0)"}
     assert "replaced" in idle_named("insane:draw_weight=true", get_rules("dominoball"))["draw_weight"]

@@ -322,12 +322,14 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
                              f"run the same command to resume, or delete it")
         done = done_batches(parts)
     elif resume and out is not None and out.exists():
-        prev = load_results(out)
-        if len(prev.hands) and prev.hands["tournament"].iloc[0] == ident:
-            prev.config = config
-            if not prev.provenance:
-                prev.provenance = provenance
-            return prev  # finished already
+        prev = load_results(out)     # not a results file: ValueError
+        if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
+            raise ValueError(f"{out} holds another tournament, not this one: give another --out, "
+                             "or run without --resume to replace it")
+        prev.config = config
+        if not prev.provenance:
+            prev.provenance = provenance
+        return prev  # finished already
     _warm_up(rules, specs, progress)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)

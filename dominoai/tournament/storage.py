@@ -349,12 +349,30 @@ def load_results(path) -> TournamentResult:
     ``.csv``; the matches table beside it is read when present), with its
     provenance (``result.provenance``, :func:`read_provenance`).
 
-    :raises ValueError: an extension other than ``.parquet``/``.csv``, or a
-        provenance that is not valid JSON.
+    :raises ValueError: an extension other than ``.parquet``/``.csv``, a
+        file that does not parse as such a table or lacks one of its columns
+        (:data:`~dominoai.tournament.loop.HAND_COLUMNS`; the matches table:
+        ``MATCH_COLUMNS``), or a provenance that is not valid JSON.
     :raises OSError: the file cannot be read.
     """
     path = Path(path)
-    hands = read_table(path)
+    hands = _read_results_table(path, HAND_COLUMNS)
     mp = matches_path(path)
-    matches = read_table(mp) if mp.exists() else None
+    matches = _read_results_table(mp, MATCH_COLUMNS) if mp.exists() else None
     return TournamentResult(hands, matches, path=path, provenance=read_provenance(path))
+
+
+def _read_results_table(path: Path, columns: list) -> pd.DataFrame:
+    """:func:`read_table`, refusing a file that is not such a table (one that
+    does not parse, or lacks some of ``columns``) with a one-line ValueError."""
+    try:
+        df = read_table(path)
+    except (ValueError, TypeError, pa.ArrowException) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ValueError(f"{path} is not a dominoai results file ({first})") from None
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path} is not a dominoai results file: it lacks the column"
+                         f"{'s' * (len(missing) > 1)} {', '.join(missing[:4])}"
+                         f"{', ...' if len(missing) > 4 else ''}")
+    return df
