@@ -462,12 +462,17 @@ def _cmd_tournament(args) -> int:
     if args.analysis and not args.records:
         raise UsageError("--analysis stores the move values in the records: give --records DIR too")
     if args.records:
+        # checked now, made by the run once every input has passed (a refused
+        # command leaves no folder behind)
         if os.path.exists(args.records) and not os.path.isdir(args.records):
             raise UsageError(f"--records {args.records}: exists and is not a directory")
-        try:
-            os.makedirs(args.records, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--records {args.records}: {e.strerror or e}") from None
+        up = os.path.abspath(args.records)
+        while not os.path.exists(up) and os.path.dirname(up) != up:
+            up = os.path.dirname(up)
+        if not os.path.isdir(up):
+            raise UsageError(f"--records {args.records}: {up} is a file, not a folder")
+        if not os.access(up, os.W_OK | os.X_OK):
+            raise UsageError(f"--records {args.records}: cannot write in {up}")
     if args.out is not None:  # a results file is named .parquet or .csv: one line before anything
         from pathlib import Path
 

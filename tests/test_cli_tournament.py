@@ -121,7 +121,9 @@ def test_output_paths_named_as_given(tmp_path, monkeypatch, capsys):
     # a run refused for another reason leaves no folder behind
     assert main(base + ["--out", "new/r.txt"]) == 2
     assert main(["tournament", "--bots", "easy,nosuch", "--out", "new/r.csv"]) == 2
-    capsys.readouterr()
+    assert main(["tournament", "--bots", "easy,nosuch", "--records", "new/recs"]) == 2
+    assert main(base + ["--records", "afile/recs"]) == 2
+    assert "--records afile/recs:" in capsys.readouterr().err.splitlines()[-1]
     assert not (tmp_path / "new").exists()
     # a missing folder of --out is made
     assert main(base + ["--out", "new/deeper/r.csv"]) == 0

@@ -162,6 +162,8 @@ BAD = [
     (["--bot", "nosuch"], "unknown bot"),
     (["--space", "speed=1..2"], "no parameter 'speed'"),
     (["--fix", "speed=3"], "no parameter 'speed'"),
+    (["--space", "wolds=50..100"], "no parameter 'wolds' (did you mean 'worlds'?)"),
+    (["--fix", "wolds=3"], "no parameter 'wolds' (did you mean 'worlds'?)"),
     (["--space", "worlds=50..50"], "empty or inverted"),
     (["--space", "worlds=800..50"], "empty or inverted"),
     (["--space", "worlds=0..50"], "worlds must be >= 1"),
@@ -344,3 +346,13 @@ def test_a_trials_spec_drops_parameters_idle_under_the_rules():
                    block) == "insane:worlds=86,rollout_policy=hard,hard_plies=7"
     assert spec_of("insane", {"fusion": True, "exact": 0}, block) == "insane:exact=0"
     assert spec_of("insane", {"worlds": 86, "hard_plies": 7}) == "insane:worlds=86,hard_plies=7"
+
+
+def test_verdict_line_says_worse_when_the_interval_is_below_zero():
+    from dominoai.tune.validation import _line
+
+    worse = _line("insane:worlds=25", -1.11, -2.12, -0.11, 1000, False, 1, 0.95)
+    assert worse.endswith("fresh deals: significantly worse: keep the defaults")
+    even = _line("insane:worlds=25", -0.2, -1.1, 0.7, 1000, False, 1, 0.95)
+    assert even.endswith(": not significantly better: keep the defaults")
+    assert _line("insane:worlds=400", 0.9, 0.2, 1.6, 1000, True, 1, 0.95).endswith(": better")

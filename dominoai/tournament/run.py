@@ -278,7 +278,7 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
     if out is not None:
         results_format(out)
     elif resume:
-        raise ValueError("resume needs the results file (out) of the run to continue")
+        raise ValueError("--resume needs --out, the results file of the run to continue")
     if out is not None and out.is_dir():
         raise ValueError(f"{out} is a directory; --out names the results file (.parquet or .csv)")
     if backend not in (None, "loky", "multiprocessing", "threading", "dask", "ray"):

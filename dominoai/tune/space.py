@@ -15,6 +15,7 @@ ValueError: --space worlds=800..50: the range is empty or inverted (low must be 
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from dataclasses import dataclass
 from typing import Any
@@ -111,7 +112,10 @@ def _items(text) -> list[str]:
 
 
 def _unknown(bot: str, name: str, params: dict) -> ValueError:
-    return ValueError(f"bot {bot!r} has no parameter {name!r}; its parameters are: {', '.join(params)}")
+    near = difflib.get_close_matches(str(name), list(params), n=1)
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return ValueError(f"bot {bot!r} has no parameter {name!r}{hint}; its parameters are: "
+                      f"{', '.join(params)}")
 
 
 def parse_fix(bot: str, fix) -> dict[str, Any]:

@@ -130,9 +130,10 @@ def _check_writable(path: Path, flag: str = "--study") -> None:
         raise ValueError(f"{flag} {path}: cannot write in {top}: {e.strerror or e}") from None
 
 
-def _stored_identity(path: Path) -> dict | None:
+def _stored_identity(path: Path, hint: str = "") -> dict | None:
     """The identity of the study stored in ``path`` (read-only), None if the
-    file does not exist. :raises ValueError: not a dominoai tune study."""
+    file does not exist. :raises ValueError: not a dominoai tune study (the
+    message ends with ``hint``)."""
     if not path.exists():
         return None
     try:
@@ -147,7 +148,7 @@ def _stored_identity(path: Path) -> dict | None:
         rows = None
     attrs = {k: json.loads(v) for k, v in rows} if rows else {}
     if attrs.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a dominoai tune study (a new study needs a new file name)")
+        raise ValueError(f"{path}: not a dominoai tune study{hint}")
     return attrs
 
 
@@ -302,7 +303,7 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
         if path.suffix not in (".db", ".sqlite", ".sqlite3"):
             raise ValueError(f"--study {path}: the study is an SQLite file: end it in .db")
         _check_writable(path)
-        stored = _stored_identity(path)
+        stored = _stored_identity(path, " (a new study needs a new file name)")
         if stored is not None:
             _compare(path, stored, ident)
     if max_ms is not None:

@@ -46,7 +46,8 @@ class Verdict:
 
 
 def _line(spec, mean, lo, hi, deals, accepted, k, confidence) -> str:
-    what = "better" if accepted else "not significantly better: keep the defaults"
+    what = ("better" if accepted else "significantly worse: keep the defaults" if hi < 0
+            else "not significantly better: keep the defaults")
     family = 1 - (1 - confidence) * k
     fam = (f" (the best of {k} validated; {confidence:.1%} intervals each, so {family:.0%} "
            f"over all {k})" if k > 1 else "")
