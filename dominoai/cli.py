@@ -500,7 +500,8 @@ def _cmd_tournament(args) -> int:
             raise UsageError(str(e)) from None
     rules = _tournament_rules(args, overrides)
     _note_idle(args, bots, rules)
-    _warm_up(args, bots, rules)
+    # run_tournament compiles the kernels (with the first-run message) once
+    # every input has passed, before the workers start
     try:
         res = run_tournament(args.variant, bots, players=args.players, hands=hands or 1,
                              matches=args.matches, jobs=args.jobs, seed=args.seed, out=args.out,
@@ -535,23 +536,6 @@ def _tournament_rules(args, overrides: dict):
                          **overrides)
     except (ValueError, TypeError):
         return None
-
-
-def _warm_up(args, bots: list[str], rules) -> None:
-    """Compile the tournament's kernels here, saying so on a cold cache
-    (:func:`dominoai._compile.warm_up_tournament`), before the workers start.
-    Bad rules (``rules`` None) and a bot listed twice are left to
-    :func:`run_tournament` to report; on a cluster the workers compile on
-    their own machines."""
-    if args.backend or rules is None:
-        return
-    from .tournament.schedule import check_bots
-    try:   # a bot listed twice before any compiling
-        check_bots(bots, rules)
-    except ValueError:
-        return   # run_tournament reports it, in one line
-    from ._compile import warm_up_tournament
-    warm_up_tournament(rules, bots, progress=args.progress)
 
 
 def _note_idle(args, bots, rules) -> None:

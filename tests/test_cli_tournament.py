@@ -165,3 +165,23 @@ def test_a_named_idle_parameter_gets_a_one_line_note(capsys):
     assert _tournament_rules(bad, {}) is None
     _note_idle(bad, ["insane"], None)
     assert capsys.readouterr().err == ""
+
+
+def test_resume_of_another_tournament_is_refused_before_compiling(tmp_path, monkeypatch, capsys):
+    """A mismatched --resume is one line and exit 2, before the kernels are
+    compiled (on a cold cache that takes a minute) and before any file is
+    written; the file stays as it was."""
+    import dominoai.tournament.run as run
+
+    monkeypatch.chdir(tmp_path)
+    base = ["tournament", "--bots", "easy,medium", "--hands", "2", "--no-progress"]
+    assert main(base + ["--out", "a.csv"]) == 0
+    capsys.readouterr()
+    before = (tmp_path / "a.csv").read_bytes()
+    calls = []
+    monkeypatch.setattr(run, "_warm_up", lambda *a: calls.append(a))
+    assert main(base + ["--out", "a.csv", "--resume", "--seed", "9"]) == 2
+    assert "a.csv holds another tournament" in _err(capsys)
+    assert calls == [] and (tmp_path / "a.csv").read_bytes() == before
+    assert main(base + ["--out", "a.csv", "--resume"]) == 0     # this one: read back
+    assert calls == [] and (tmp_path / "a.csv").read_bytes() == before
