@@ -175,10 +175,8 @@ class BaseBot:
         if params:
             k = next(iter(params))
             names = ['seed', *self.PARAMS]
-            near = difflib.get_close_matches(str(k), names, n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise ValueError(f"bot {self.name!r} has no parameter {k!r}{hint}; its parameters "
-                             f"are: {', '.join(names)}")
+            raise ValueError(f"bot {self.name!r} has no parameter {k!r}{nearest_hint(k, names)}; "
+                             f"its parameters are: {', '.join(names)}")
         for k, v in self.params.items():
             setattr(self, k, v)
 
@@ -259,6 +257,13 @@ def _load_peers(name: str) -> None:
     if name not in BOTS:
         missing = "open_spiel" if name in ("ismcts", "mcts") else "dominoes==6.1"
         raise ValueError(f"bot {name!r} needs {missing} (pip install -e '.[interop]')")
+
+
+def nearest_hint(name, names) -> str:
+    """`` (did you mean 'worlds'?)`` for the name of ``names`` nearest to a
+    mistyped ``name`` (:func:`difflib.get_close_matches`), else ``""``."""
+    near = difflib.get_close_matches(str(name), list(names), n=1)
+    return f" (did you mean {near[0]!r}?)" if near else ""
 
 
 def _unknown_bot(name: str) -> ValueError:

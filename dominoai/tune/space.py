@@ -15,12 +15,11 @@ ValueError: --space worlds=800..50: the range is empty or inverted (low must be 
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.base import Param, bot_params, make_bot
+from ..bots.base import Param, bot_params, make_bot, nearest_hint
 
 __all__ = ["Dim", "make_space", "parse_fix", "spec_of", "cheapest_specs"]
 
@@ -112,10 +111,8 @@ def _items(text) -> list[str]:
 
 
 def _unknown(bot: str, name: str, params: dict) -> ValueError:
-    near = difflib.get_close_matches(str(name), list(params), n=1)
-    hint = f" (did you mean {near[0]!r}?)" if near else ""
-    return ValueError(f"bot {bot!r} has no parameter {name!r}{hint}; its parameters are: "
-                      f"{', '.join(params)}")
+    return ValueError(f"bot {bot!r} has no parameter {name!r}{nearest_hint(name, params)}; "
+                      f"its parameters are: {', '.join(params)}")
 
 
 def parse_fix(bot: str, fix) -> dict[str, Any]:
