@@ -133,7 +133,7 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
     stream = sys.stderr if stream is None else stream
     cold = [name for name, _ in steps if not is_warm(name)]
     if cold:
-        est = sum(_estimate(name) for name in cold)
+        est = max(1.0, sum(_estimate(name) for name in cold))   # never "about 0 s"
         stream.write(f"dominoai: compiling {what} once for this version, about {est:.0f} s "
                      f"(later runs load it from the cache)\n")
         stream.flush()

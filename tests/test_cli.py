@@ -332,6 +332,11 @@ def test_compile_once_says_so_only_when_cold(tmp_path, monkeypatch):
     assert calls == ["a", "c", "a", "c"]  # warm steps still run (they load from the cache)
     out = io.StringIO()
     assert _compile.compile_once(steps[:1], progress=True, stream=out) == [] and out.getvalue() == ""
+    # a step estimated below a second is still "about 1 s", never "about 0 s"
+    monkeypatch.setitem(_compile.TYPICAL_SECONDS, "test-d", 0.4)
+    out = io.StringIO()
+    assert _compile.compile_once([("test-d", lambda: None)], progress=False, stream=out) == ["test-d"]
+    assert "about 1 s (later runs" in out.getvalue()
 
 
 def test_estimate_from_the_previous_version(tmp_path, monkeypatch):
