@@ -11,7 +11,17 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["atomic_write", "atomic_write_text"]
+__all__ = ["atomic_write", "atomic_write_text", "nearest_existing"]
+
+
+def nearest_existing(path) -> Path:
+    """``path`` made absolute, or its nearest ancestor that exists: where a
+    folder missing on the way to ``path`` would be made (a caller checks it
+    is a writable folder before anything is written)."""
+    p = Path(os.path.abspath(path))
+    while not p.exists() and p.parent != p:
+        p = p.parent
+    return p
 
 
 def atomic_write(path, write: Callable[[Path], object]) -> Path:

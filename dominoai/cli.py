@@ -441,6 +441,7 @@ def _cmd_play(args) -> int:
 def _cmd_tournament(args) -> int:
     import os
 
+    from ._files import nearest_existing
     from .tournament import BotError, run_tournament
 
     items = [x.strip() for x in args.bots.split(",")]
@@ -466,10 +467,8 @@ def _cmd_tournament(args) -> int:
         # command leaves no folder behind)
         if os.path.exists(args.records) and not os.path.isdir(args.records):
             raise UsageError(f"--records {args.records}: exists and is not a directory")
-        up = os.path.abspath(args.records)
-        while not os.path.exists(up) and os.path.dirname(up) != up:
-            up = os.path.dirname(up)
-        if not os.path.isdir(up):
+        up = nearest_existing(args.records)
+        if not up.is_dir():
             raise UsageError(f"--records {args.records}: {up} is a file, not a folder")
         if not os.access(up, os.W_OK | os.X_OK):
             raise UsageError(f"--records {args.records}: cannot write in {up}")
@@ -486,10 +485,8 @@ def _cmd_tournament(args) -> int:
             raise UsageError(f"--out {args.out}: the results file must end in .parquet or .csv "
                              "(.pq, .csv.gz)") from None
         # its folder is made later if missing; under a file it cannot be: one line now
-        up = os.path.dirname(os.path.abspath(args.out))
-        while up and not os.path.exists(up) and os.path.dirname(up) != up:
-            up = os.path.dirname(up)
-        if os.path.exists(up) and not os.path.isdir(up):
+        up = nearest_existing(os.path.dirname(os.path.abspath(args.out)))
+        if not up.is_dir():
             raise UsageError(f"--out {args.out}: {up} is a file, not a folder")
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
     from .bots import make_bot

@@ -34,6 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .._files import nearest_existing
 from ..bots.base import bot_params, make_bot
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
@@ -117,9 +118,7 @@ def _check_writable(path: Path, flag: str = "--study") -> None:
         except OSError as e:
             raise ValueError(f"{flag} {path}: not writable: {e.strerror or e}") from None
         return
-    top = path.parent
-    while not top.exists():
-        top = top.parent
+    top = nearest_existing(path.parent)
     if not top.is_dir():
         raise ValueError(f"{flag} {path}: a part of its folder path is a file")
     try:
