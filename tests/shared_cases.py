@@ -1,15 +1,19 @@
-"""The shared cases (``shared/cases`` beside the repository) and helpers the
-record, CLI and reference tests use alike."""
+"""The reference cases (``tests/data/cases``, described in its README) and
+helpers the record, CLI and reference tests use alike."""
 from pathlib import Path
 
-CASES_DIR = Path(__file__).resolve().parents[2] / "shared" / "cases"
+CASES_DIR = Path(__file__).resolve().parent / "data" / "cases"
 
 
 def case_files() -> list[Path]:
-    """Every case record (not the ``.expected.json`` files); empty when the
-    shared cases are not beside the repository."""
+    """Every case record (not the ``.expected.json`` files), sorted: the
+    hand-written cases, then ``generated/``.
+
+    :raises FileNotFoundError: if ``tests/data/cases`` is missing (the cases
+        are part of the repository, so a test run never skips them).
+    """
     if not CASES_DIR.is_dir():
-        return []
+        raise FileNotFoundError(f"the reference cases are missing: {CASES_DIR}")
     files = sorted(CASES_DIR.glob("*.json")) + sorted((CASES_DIR / "generated").glob("*.json"))
     return [f for f in files if not f.name.endswith(".expected.json")]
 
@@ -26,7 +30,7 @@ def subset(expected, actual) -> bool:
     return expected == actual and type(expected) is type(actual)
 
 
-# A small valid Block record (the shared case block_pass_after_lead): the base
+# A small valid Block record (the case block_pass_after_lead): the base
 # that bad-input tests damage.
 BLOCK = {
     "format": "dominoai.record/1",

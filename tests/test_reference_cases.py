@@ -1,7 +1,7 @@
-"""Replay the shared rule cases with the reference implementation only.
+"""Replay the reference cases with the reference implementation only.
 
 Validates ``tests/reference.py`` itself against records whose expected output
-comes from another independent implementation (``shared/cases``). Only
+comes from another independent implementation (``tests/data/cases``). Only
 ``test_trailing_forced_draw_before_a_block`` imports :mod:`dominoai`, to
 build its record and compare the two replayers; the replayer here never does.
 """
@@ -127,7 +127,20 @@ def replay(record: dict) -> dict:
 CASES = case_files()
 
 
-@pytest.mark.skipif(not CASES, reason=f"shared cases directory not found at {CASES_DIR}")
+def test_every_case_is_in_the_repository():
+    """The cases ship with the repository: six hand-written records and two
+    generated ones for each preset but ``pydominoes``, each beside its
+    expected output."""
+    hand_written = [p for p in CASES if p.parent == CASES_DIR]
+    generated = sorted(p.stem for p in CASES if p.parent.name == "generated")
+    presets = ["all_fives", "block", "dominoball", "draw", "express", "fives", "kozel",
+               "openspiel_block", "openspiel_team"]
+    assert len(hand_written) == 6
+    assert generated == [f"{name}_{i:04d}" for name in presets for i in (0, 1)]
+    for p in CASES:
+        assert p.with_name(p.stem + ".expected.json").is_file(), p
+
+
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_case(path):
     record = json.loads(path.read_text())
@@ -140,7 +153,7 @@ def test_case(path):
     assert _subset(expected, out), f"\nexpected {expected}\n     got {out}"
 
 
-# A few direct checks of the reference on the RULES.md examples the cases do not pin.
+# A few direct checks of the reference on the examples of docs/rules.md the cases do not pin.
 
 def _t(text):
     return ref.parse_tile(text)[0]
