@@ -1,4 +1,4 @@
-"""Start-up and first-run costs of the command line (issue 10, section 5).
+"""Start-up and first-run costs of the command line.
 
 ```bash
 python benchmarks/bench_startup.py                  # warm cache: --help, replay --json, import

@@ -5,7 +5,7 @@ Runs the same small study (in memory, no validation) with ``--jobs 1`` and
 ``--jobs 2`` after a warm-up that loads the numba kernels. Each trial's
 ``tournament_seconds`` is the time inside ``run_tournament``; the rest of
 the wall time (sampling, pruning, storage, the per-deal statistics) is the
-tuner's overhead. Goal (issue 11): overhead under 5% of wall time at the
+tuner's overhead. Goal: overhead under 5% of wall time at the
 default sizes (``--trials 60 --hands 400`` against ``hard`` in Draw).
 Writes JSON to ``benchmarks/results/tune.json``.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Ablations: each technique in insane's defaults, on against off (issue 14).
+"""Ablations: each technique in insane's defaults, on against off.
 
 For every row of :data:`ABLATIONS` (preset, technique, the "off" spec), one
 tournament of ``insane`` at its defaults (where the technique is on) against

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Does a candidate raise insane's margin over ``hard``? (issue 14)
+"""Does a candidate raise insane's margin over ``hard``?
 
 The gap study (``gap.py``) measures insane's share of the bound by its
 margin over ``hard`` head to head. A candidate setting can beat the defaults

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Candidates for insane's defaults: each against insane as it is (issue 14).
+"""Candidates for insane's defaults: each against insane as it is.
 
 For every row of :data:`CANDIDATES` (preset, what it tries, the candidate
 spec, the baseline, the seed of its deals and, for some, how many), one
@@ -9,7 +9,7 @@ row was measured (plain ``insane``, its defaults in that preset with
 since), on the row's deals (else ``--deals``) duplicate deals, each in
 every seat rotation (:func:`dominoai.run_tournament`). Reported: the candidate's points per hand
 minus insane's with the paired 95% t interval over deals, and the median CPU
-ms per decision of each (the limit of issue 14 is 2 ms, Dominoball 12).
+ms per decision of each (the time limit is 2 ms, Dominoball 12).
 
 A candidate that wins significantly within the limit may enter the defaults;
 it is then an ablation row (``experiments/ablation.py``) with the old value

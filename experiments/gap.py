@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""How much of perfect information does insane use? (issue 14's yardstick)
+"""How much of perfect information does insane use?
 
 For each preset, one round-robin tournament (:func:`dominoai.run_tournament`,
 duplicate deals: every table plays the same deals, each in every seat

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""insane against published bots (issue 12): OpenSpiel's ISMCTS and the
+"""insane against published bots: OpenSpiel's ISMCTS and the
 ``dominoes`` package's strongest fair player.
 
 Two comparisons, each through :func:`dominoai.run_tournament` on duplicate

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Could insane reuse the previous decision's worlds? (issue 14)
+"""Could insane reuse the previous decision's worlds?
 
 At each decision of seat 0 in hands of ``hard`` bots, sample ``--worlds``
 worlds from the observation's :class:`~dominoai.bots.worlds.Belief`; at

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Strength against time: insane vs hard from 25 to 1,600 worlds (issue 11's
+"""Strength against time: insane vs hard from 25 to 1,600 worlds (the
 strength-versus-time table).
 
 For each preset and each number of worlds ``W`` in ``--worlds``, one
@@ -13,7 +13,7 @@ so decisions with one legal move, which are not searched, count too).
 
 Output under ``--out`` (default ``results/worlds/``): a resumable results
 file per run, ``summary.csv`` and ``report.md`` (the committed copy:
-docs/reports/strength_vs_worlds.md, apart from the design note docs/worlds.md).
+docs/reports/2026-12-01-strength-against-worlds.md).
 
 Usage::
 
