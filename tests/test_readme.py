@@ -7,8 +7,12 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
 
-def _commands():
-    return re.findall(r"```bash\n(.+?)\n```", README)
+def _section(title):
+    return README.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _commands(text=README):
+    return re.findall(r"```bash\n(.+?)\n```", text)
 
 
 def test_readme_examples_run():
@@ -20,17 +24,40 @@ def test_readme_examples_run():
     assert result.attempted > 5 and result.failed == 0
 
 
+def test_the_two_commands_come_first():
+    """"Two commands" is the first section, and it holds exactly two commands:
+    the main job (a ``dominoai`` command) and the tests."""
+    assert README.split("\n## ", 2)[1].startswith("Two commands\n")
+    cmds = _commands(_section("Two commands"))
+    assert len(cmds) == 2, cmds
+    assert "dominoai " in cmds[0] and "pytest" not in cmds[0]
+    assert "pytest" in cmds[1]
+
+
 def test_ci_runs_the_readme_test_command():
-    cmds = _commands()
-    test_cmd = [c for c in cmds if "pytest" in c]
-    assert len(test_cmd) == 1, cmds
+    """The README's test command is a line of ``.ci/run``, and the only
+    pytest command of the README."""
+    test_cmd = [c for c in _commands() if "pytest" in c]
+    assert len(test_cmd) == 1, test_cmd
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert test_cmd[0] in ci, f"{test_cmd[0]!r} is not a line of .ci/run"
 
 
-def test_readme_main_job_is_a_dominoai_command():
-    main = [c for c in _commands() if "pytest" not in c]
-    assert len(main) == 1 and "dominoai " in main[0]
+def test_readme_is_short_and_names_the_three_jobs():
+    """At most 250 lines; the three jobs are named; the rules are one click away."""
+    assert len(README.splitlines()) <= 250
+    jobs = _section("The three jobs")
+    for job in ("**Tournaments.**", "**Tuning.**", "**Plots in notebooks.**"):
+        assert job in jobs
+    assert "(docs/rules.md)" in README.split("\n## ", 2)[0]
+
+
+def test_readme_links_resolve():
+    """Every relative link of the README names a file of the repository."""
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README)
+    assert links
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing, missing
 
 
 def test_readme_presets_table_lists_every_preset_with_its_players():
