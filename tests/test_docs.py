@@ -14,10 +14,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Words about the organisation of the work, not about the product: a work
-# session ("stop 21"), a tracker entry ("issue 14", "issue-10"), a review
-# round ("fresh-user check").
+# session ("stop" and its number), a tracker entry ("issue" and its number),
+# a review round (the "fresh-user" check). This file names them, so the scan
+# skips it alone.
+SELF = Path(__file__).resolve()
 FORBIDDEN = [
-    re.compile(r"\bstops? \d+\b", re.I),
+    re.compile(r"\bstops? \d+(?![.\d])", re.I),
     re.compile(r"\bstop-\d+\b", re.I),
     re.compile(r"\bissues? \d+\b", re.I),
     re.compile(r"\bissue-\d+\b", re.I),
@@ -37,7 +39,8 @@ def _tracked_text_files() -> list[Path]:
     files = []
     for name in out.decode().split("\0"):
         path = ROOT / name
-        if name and path.suffix.lower() in TEXT_SUFFIXES and path.is_file():
+        if (name and path.suffix.lower() in TEXT_SUFFIXES and path.is_file()
+                and path.resolve() != SELF):
             files.append(path)
     return files
 
@@ -55,7 +58,7 @@ def test_the_scan_catches_each_kind_of_phrase():
     for text in caught:
         assert forbidden_hits(text), text
     for text in ("rows stop at the edge", "a non-stop run", "tissue 4", "issues a warning",
-                 "the stop button", "seed 14"):
+                 "the stop button", "seed 14", "rows that stop 1.5 units short"):
         assert not forbidden_hits(text), text
 
 
