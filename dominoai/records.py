@@ -1,7 +1,7 @@
 """Game records (``dominoai.record/1``): read, check, replay and write.
 
 A record is how a user saves a game, reproduces a bug or checks a rule
-(format: ``DESIGN.md``, "Record format"). :func:`load_record` reads one and
+(format: ``docs/records.md``). :func:`load_record` reads one and
 checks its form (rules, seats, deals, tiles, move shapes); :func:`replay`
 plays it through the engine, checking every move against the rules, and
 returns the result that ``dominoai replay FILE --json`` prints;
@@ -387,7 +387,7 @@ def _loads(text: str):
 # ---------------------------------------------------------------- replay
 @dataclass
 class ReplayResult:
-    """What ``dominoai replay FILE --json`` prints (DESIGN.md): per hand
+    """What ``dominoai replay FILE --json`` prints (docs/records.md): per hand
     ``end``, ``winner``, ``points``, ``pips``; ``scores``, ``winner``,
     ``finished``; ``dry_goat`` (Kozel) and ``goals`` (Dominoball) where they
     apply. ``match`` is the replayed :class:`Match` (hands, events);

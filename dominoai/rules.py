@@ -1,4 +1,4 @@
-"""Rules: one frozen configuration type, and the presets of RULES.md as data.
+"""Rules: one frozen configuration type, and the presets of docs/rules.md as data.
 
 Every difference between variants is a field of :class:`Rules`; the engine
 never branches on a preset's name. ``get_rules(name, **overrides)`` returns
@@ -61,7 +61,7 @@ _CHOICES = {
 class Rules:
     """A complete, validated rules configuration (build it with :func:`get_rules`).
 
-    Fields (source: ``RULES.md``; the seed of each preset is named there):
+    Fields (the specification is ``docs/rules.md``, which names each preset's source):
 
     - ``preset``: the preset it came from (informational only; never read by
       the engine).
@@ -141,7 +141,7 @@ class Rules:
     def low_is_good(self) -> bool:
         """Whether a side wants to score less than the others: the match
         ``target`` is one to avoid (``target_mode="reach_loses"``; Kozel,
-        seed 002: the first pair to record 101 loses the match). Every
+        "How to play Domino": the first pair to record 101 loses the match). Every
         harness turns its signs by this one property: a margin, a value or
         a "more points" comparison is then "better" in every variant.
 
@@ -154,10 +154,10 @@ class Rules:
     def points_unit(self) -> str:
         """What the numbers in ``points`` and ``scores`` count, as a plural
         noun for labels: ``"strikes"`` where hands score strikes
-        (``hand_scoring="strikes"``; Dominoball, seed 003: a strike per 5,
+        (``hand_scoring="strikes"``; Dominoball: a strike per 5,
         net of replacement costs), ``"recorded points"`` where the losers of
         a hand record its points (``hand_scoring="losers_record"``; Kozel,
-        seed 002), else ``"points"`` (seeds 000 and 004, OpenSpiel).
+        Kozel), else ``"points"`` (every other preset).
         :attr:`points_unit_one` is its singular.
 
         >>> [get_rules(p).points_unit for p in ("draw", "kozel", "dominoball")]
@@ -281,15 +281,15 @@ def _pydominoes(players: int) -> dict:
                 score_own_pair=True, blocked_tie="nobody", target=200)
 
 
-# name -> (builder, default players, allowed players, seed / source)
+# name -> (builder, default players, allowed players, source document)
 PRESETS: dict[str, tuple] = {
-    "draw": (_draw, 2, (2, 4), "seed 000 (Draw)"),
-    "block": (_block, 2, (2, 4), "seed 000 (Block)"),
-    "all_fives": (_all_fives, 2, (2, 4), "seed 000 (All Fives)"),
-    "fives": (_fives, 2, (2, 2), "seed 002 (Пятёрки)"),
-    "kozel": (_kozel, 4, (4, 4), "seed 002 (Козёл)"),
-    "express": (_express, 2, (2, 4), "seed 004 (Domino-Express)"),
-    "dominoball": (_dominoball, 2, (2, 2), "seed 003 (Доминбол)"),
+    "draw": (_draw, 2, (2, 4), "How to play Dominoes (Bulgarian): Draw"),
+    "block": (_block, 2, (2, 4), "How to play Dominoes (Bulgarian): Block"),
+    "all_fives": (_all_fives, 2, (2, 4), "How to play Dominoes (Bulgarian): All Fives"),
+    "fives": (_fives, 2, (2, 2), "How to play Domino (Russian): Пятёрки"),
+    "kozel": (_kozel, 4, (4, 4), "How to play Domino (Russian): Козёл"),
+    "express": (_express, 2, (2, 4), "Rules of Domino-Express (Russian)"),
+    "dominoball": (_dominoball, 2, (2, 2), "Rules of the game: Dominoball (Russian): Доминбол"),
     "openspiel_block": (_openspiel_block, 2, (2, 2), "OpenSpiel python_block_dominoes"),
     "openspiel_team": (_openspiel_team, 4, (4, 4), "OpenSpiel python_team_dominoes"),
     "pydominoes": (_pydominoes, 4, (4, 4), "the dominoes package 6.1 (PyPI)"),
@@ -297,7 +297,7 @@ PRESETS: dict[str, tuple] = {
 
 
 def preset_names() -> list[str]:
-    """Names of all presets, in RULES.md order."""
+    """Names of all presets, in the order of docs/rules.md."""
     return list(PRESETS)
 
 
@@ -318,7 +318,7 @@ def _build(name: str, overrides: dict) -> Rules:
 
 
 def get_rules(name: str = "draw", **overrides) -> Rules:
-    """The preset ``name`` of RULES.md, with any field overridden, validated.
+    """The preset ``name`` of docs/rules.md, with any field overridden, validated.
 
     ``players`` changes the per-player-count defaults (hand size, target) of
     the preset before the other overrides apply.

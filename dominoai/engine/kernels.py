@@ -6,7 +6,7 @@ randomness only from an explicit RNG state ``rs`` (``uint64`` array of shape
 ``(1,)``, see :func:`rng_next`). The layouts of the rules vector ``rv``, the
 state ``st`` and the event log ``ev`` are in :mod:`dominoai.engine.layout`;
 encodings (tile ids, ends, end kinds, move equivalence) in
-``docs/conventions.md``. The rules themselves are ``RULES.md``.
+``docs/conventions.md``. The rules themselves are ``docs/rules.md``.
 """
 
 import numpy as np
@@ -231,7 +231,7 @@ def is_blocked(st, rv):
 
 @njit(cache=True, inline="always")
 def end_value(pip, kind):
-    """What one end adds to the count of the ends (RULES.md, All Fives): its
+    """What one end adds to the count of the ends (docs/rules.md, All Fives): its
     pip (``kind`` 0, plain), twice its pip (``kind`` 1, a double laid across),
     nothing for an unplayed spinner side (``kind`` 2) or a closed end
     (``pip`` -1). int64 in and out."""
@@ -267,8 +267,8 @@ def count_score(mode, count, zero_lead):
     """What the count of the ends scores for the seat that laid the tile.
 
     ``mode``: the rules' ``R_END_SCORING`` (``ENDS_NONE``: nothing;
-    ``ENDS_POINTS``: the count itself when a positive multiple of 5, seed 000
-    All Fives / seed 002 Fives; ``ENDS_STRIKES``: one strike per 5, seed 003
+    ``ENDS_POINTS``: the count itself when a positive multiple of 5, All
+    Fives and Fives; ``ENDS_STRIKES``: one strike per 5,
     Dominoball). ``count``: the count of the ends (:func:`end_count`).
     ``zero_lead``: strikes for leading 0:0 as the first tile (the rules'
     ``R_ZERO_LEAD`` when the line is that lone 0:0, else 0; counted in
@@ -550,7 +550,7 @@ def start_hand(st, rv, perm, leader):
 
 @njit(cache=True)
 def _strikes_for(pips):
-    """Dominoball strikes for going out against ``pips`` left (seed 003, 8.2)."""
+    """Dominoball strikes for going out against ``pips`` left (the Dominoball rules, 8.2)."""
     if pips < 3:
         return 0
     return 1 + (pips - 3) // 5
@@ -558,7 +558,7 @@ def _strikes_for(pips):
 
 @njit(cache=True, inline="always")
 def goals_for(strikes):
-    """Dominoball goals: 0 below 5 strikes, then one per further 4 (seed 003, 7)."""
+    """Dominoball goals: 0 below 5 strikes, then one per further 4 (the Dominoball rules, 7)."""
     if strikes < 5:
         return 0
     return 1 + (strikes - 5) // 4
@@ -704,7 +704,7 @@ def match_value(st, rv, s):
 @njit(cache=True, inline="always")
 def low_is_good(rv):
     """The kernels' twin of :attr:`dominoai.rules.Rules.low_is_good`: True when
-    reaching the target loses the match (Kozel, seed 002), so a side wants to
+    reaching the target loses the match (Kozel), so a side wants to
     score less than the others."""
     return rv[R_TARGET_MODE] == TARGET_REACH_LOSES
 
@@ -857,7 +857,7 @@ def lay_and_score(st, rv, seat, t, k):
     """Lay tile ``t`` at end ``k`` (:func:`lay`) for ``seat`` and score the new
     count of the ends (:func:`score_ends`); no turn is passed, no event logged.
     Bots use it on a copy of a state to value a move. Returns True when the
-    points reach an instant target (Fives, seed 002). Inlined: as a call of
+    points reach an instant target (Fives). Inlined: as a call of
     its own it cost insane's play model (hard's values at every past
     decision) a call and two reference counts per move valued."""
     lay(st, rv, t, k)
@@ -866,7 +866,7 @@ def lay_and_score(st, rv, seat, t, k):
 
 @njit(cache=True, inline="always")
 def replace_tile(st, rv, seat):
-    """The Dominoball replacement (seed 003) by ``seat``, unlogged: it takes
+    """The Dominoball replacement by ``seat``, unlogged: it takes
     the next boneyard tile, counts one more replacement this match, and
     costs one strike of this hand's (never below 0) once past
     ``R_FREE_REPL``. The caller has checked :func:`replace_allowed`."""

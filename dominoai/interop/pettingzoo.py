@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment for every preset (issue 12; docs/interop.md).
+"""A PettingZoo AEC environment for every preset (docs/interop.md).
 
 ``env(variant="block", players=2)`` plays one hand of the preset, the same
 episode as the OpenSpiel game ``python_dominoai_<variant>``

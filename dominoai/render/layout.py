@@ -1,6 +1,6 @@
 """Where each tile of the line goes: one layout for the SVG and the text views.
 
-The line is laid as on a table (seed 002, "the line starts in the middle and
+The line is laid as on a table ("How to play Domino", "the line starts in the middle and
 snakes across the table, turning at its edges"): tiles end to end, doubles
 crosswise, a row that would pass the table's edge turns with one tile laid
 across the turn, and goes back the other way. Coordinates are in *units*:
