@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Strength of the insane bot on duplicate deals (the insane issue's study).
+"""Strength of the insane bot on duplicate deals.
 
 For each preset (default ``draw``, ``block``, ``all_fives``, two players) and
 each pairing
@@ -15,7 +15,7 @@ pairing, 6,000 by default; 30,000 for the inference ablation,
 per hand minus the opponent's with the paired 95% interval over deals, and
 insane's hand win rate.
 
-Pass criteria (the issue): insane beats ``hard`` significantly (interval
+Pass criteria: insane beats ``hard`` significantly (interval
 above 0) in every preset, and inference helps significantly in ``draw``.
 The exit code is 0 when both hold, 1 otherwise.
 
