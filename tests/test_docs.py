@@ -3,6 +3,7 @@ of the repository speaks of how the work was organised instead of what the
 product does."""
 from __future__ import annotations
 
+import doctest
 import importlib.util
 import re
 import subprocess
@@ -93,6 +94,10 @@ def test_the_site_builds_offline_and_strict(tmp_path):
         assert (out / page).is_file(), page
     api = (out / "api" / "index.html").read_text()
     assert "get_rules" in api and "run_tournament" in api
+    # the pages load nothing from the network: no remote stylesheet, font or script
+    remote = re.compile(r"<(?:link|script)[^>]*(?:href|src)=\"(?:https?:)?//", re.I)
+    for page in out.rglob("*.html"):
+        assert not remote.search(page.read_text()), page
 
 
 def test_the_site_fetches_nothing_at_build_time():
@@ -101,3 +106,21 @@ def test_the_site_fetches_nothing_at_build_time():
     assert re.search(r"^\s*font:\s*false\s*$", config, re.M)
     assert "inventories" not in config and "import:" not in config
     assert "http://" not in config and "https://" not in config
+
+
+DOCTEST_PAGES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md")
+                       if ">>> " in p.read_text())
+
+
+@pytest.mark.parametrize("page", DOCTEST_PAGES)
+def test_the_docs_examples_run(page):
+    """Each page's ``>>>`` examples, run in order as one session."""
+    text = (ROOT / page).read_text()
+    blocks = re.findall(r"```python\n(.+?)```", text, re.S)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, page, page, 0)
+    result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_some_pages_have_examples():
+    assert {"docs/getting-started.md", "docs/bots.md"} <= set(DOCTEST_PAGES)
