@@ -6,14 +6,10 @@ The public API is re-exported here; see the README for a tour.
 (PEP 562), so the command line starts at once and ``import dominoai`` loads
 neither numba nor pandas, scipy, pyarrow or matplotlib. ``from dominoai
 import run_tournament`` works as usual (it imports the tournament then).
-numba's cache directory is set before the first kernel is defined (see
-:mod:`dominoai._numba_cache`).
+Importing changes nothing outside the package: no import hook, no numba
+setting (:mod:`dominoai._numba_cache` keeps the kernels' cache fresh).
 """
 from importlib import import_module as _import_module
-
-from . import _numba_cache
-
-_numba_cache.install()  # configures numba's cache when a kernel module is first imported
 
 __version__ = "0.1.0"
 

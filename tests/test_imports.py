@@ -4,15 +4,22 @@ fresh interpreter (``sys.modules`` at exit), and the lazy public names."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 import dominoai
-from dominoai import _numba_cache
 
 HEAVY = ("pandas", "scipy", "pyarrow", "matplotlib")
+#: modules of the package that import no numba: the command line's parser,
+#: the rules and tiles, the engine's constants, the cache's bookkeeping
+LIGHT_MODULES = ("dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile",
+                 "dominoai._files", "dominoai.cli", "dominoai.rules", "dominoai.tiles",
+                 "dominoai.engine", "dominoai.engine.layout")
 
 
 def modules_after(code: str) -> set[str]:
@@ -43,10 +50,9 @@ def test_help_loads_no_heavy_module():
 
 
 def test_light_modules_import_no_numba():
-    """Every module :mod:`dominoai._numba_cache` counts as light imports no
-    numba, so none of them can define a kernel before the cache is set."""
+    """The parser, the rules and the engine's constants import no numba."""
     mods = modules_after("import importlib\n" + "".join(
-        f"importlib.import_module({m!r})\n" for m in sorted(_numba_cache.LIGHT_MODULES)))
+        f"importlib.import_module({m!r})\n" for m in sorted(LIGHT_MODULES)))
     assert "numba" not in mods
 
 
@@ -62,12 +68,77 @@ def test_replay_loads_no_pandas(tmp_path):
     assert not mods & {"pandas", "pyarrow", "matplotlib"}, mods
 
 
-def test_cache_directory_is_set_before_the_first_kernel():
-    code = ("import dominoai.engine.kernels, numba\n"
-            "from dominoai import _numba_cache\n"
-            "print(numba.config.CACHE_DIR == str(_numba_cache.cache_dir()))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
-    assert p.stdout.strip() == "True", p.stderr
+def test_import_changes_nothing_outside_the_package():
+    """Neither ``import dominoai`` nor loading the kernels installs an import
+    hook or changes numba's settings or the environment."""
+    code = ("import os, sys, numba\n"
+            "def seen(): return (list(sys.meta_path), list(sys.path_hooks), numba.config.CACHE_DIR, "
+            "os.environ.get('NUMBA_CACHE_DIR'))\n"
+            "before = seen()\n"
+            "import dominoai\n"
+            "after_import = seen()\n"
+            "import dominoai.engine.kernels, dominoai.bots\n"
+            "print(before == after_import, before == seen())")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert p.stdout.split() == ["True", "True"], p.stderr
+
+
+_CALLEE = "from numba import njit\n\n\n@njit(cache=True)\ndef value():\n    return {}\n"
+_CALLER = textwrap.dedent("""\
+    from pathlib import Path
+
+    from numba import njit
+
+    {fresh}
+    from .callee import value
+
+
+    @njit(cache=True)
+    def twice():
+        return 2 * value()
+    """)
+
+
+def _run_twice(tmp_path: Path, fresh: bool, cache_dir: Path | None) -> list[tuple[int, int]]:
+    """A two-module package (``caller.twice`` calls ``callee.value``) run in
+    three fresh interpreters: as written, after ``value`` changed from 1 to
+    5, and again unchanged. Returns ``(twice(), cache hits)`` per run."""
+    pkg = tmp_path / ("fresh" if fresh else "plain")
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "caller.py").write_text(_CALLER.format(fresh=(
+        "from dominoai._numba_cache import ensure_fresh\n\nensure_fresh(Path(__file__).parent)\n"
+        if fresh else "")))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(Path(dominoai.__file__).parents[1])])
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    code = (f"from {pkg.name}.caller import twice\n"
+            "print(twice(), sum(twice.stats.cache_hits.values()))")
+    out = []
+    for v in (1, 5, 5):
+        (pkg / "callee.py").write_text(_CALLEE.format(v))
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                           env=env, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        a, b = p.stdout.split()
+        out.append((int(a), int(b)))
+    return out
+
+
+@pytest.mark.parametrize("numba_cache_dir", [False, True], ids=["beside-sources", "NUMBA_CACHE_DIR"])
+def test_a_changed_callee_recompiles_the_caller(tmp_path, numba_cache_dir):
+    """numba alone keeps the caller's stale code when only a kernel it calls
+    in another file changed; :func:`~dominoai._numba_cache.ensure_fresh`
+    drops the package's cache then, and loads it from the cache otherwise."""
+    cache = tmp_path / "numba-cache" if numba_cache_dir else None
+    plain = _run_twice(tmp_path, False, cache)
+    assert [v for v, _ in plain] == [2, 2, 2], "numba now tracks callees: the stamp may be unneeded"
+    fresh = _run_twice(tmp_path, True, cache)
+    assert [v for v, _ in fresh] == [2, 10, 10]
+    assert fresh[0][1] == 0 and fresh[1][1] == 0   # compiled: the first run, then after the change
+    assert fresh[2][1] >= 1                          # unchanged: loaded from numba's cache
 
 
 def test_lazy_public_names():
