@@ -26,7 +26,7 @@ _LAZY = {
 # subpackages and modules reachable as attributes after a bare ``import dominoai``
 _SUBMODULES = frozenset({
     "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
-    "tournament", "tune", "render", "moves", "interop",
+    "simulate", "tournament", "tune", "render", "moves", "interop",
 })
 
 __all__ = [

@@ -231,7 +231,7 @@ def _play_one_hand(rules, spec: str) -> None:
     worker does (its result and the match scores read too)."""
     from .bots import make_bot
     from .game import Match
-    from .tournament import play_hand
+    from .tournament.loop import play_hand
 
     match = Match(rules, seed=0)
     hand = play_hand(match, [make_bot(spec, 0) for _ in range(rules.players)])

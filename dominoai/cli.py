@@ -26,17 +26,24 @@ Importing this module does nothing else.
 
 from __future__ import annotations
 
-import re
-
 import argparse
 import json
 import sys
 import time
 
-__all__ = ["main", "build_parser", "run_simulation"]
+__all__ = ["main", "build_parser"]
 
 PROG = "dominoai"
-SIM_CHUNK = 20_000  # hands per kernel call; the progress bar advances by chunks
+#: names that moved to the library, still importable from here (loaded on first use)
+_MOVED = {"split_bot_specs": "bots.spec", "join_spec_params": "bots.spec", "run_simulation": "simulate",
+          "SIM_CHUNK": "simulate"}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        from importlib import import_module
+        return getattr(import_module(f".{_MOVED[name]}", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(Exception):
@@ -259,32 +266,6 @@ def _cmd_bots(args) -> int:
         raise UsageError(str(e)) from None
 
 
-def join_spec_params(spec: str) -> str:
-    """``"insane:worlds=400+rollouts=2"`` -> ``"insane:worlds=400,rollouts=2"``: a
-    ``+`` followed by ``name=`` joins two parameters (a ``+`` inside a number,
-    ``1e+1``, stays)."""
-    name, colon, rest = spec.partition(":")
-    if not colon:
-        return spec     # no parameters: "insane+worlds=5" stays as typed (an unknown bot)
-    return name + colon + re.sub(r"\+(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", ",", rest)
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """``"easy,insane:worlds=400,seed=3,hard"`` -> ``["easy", "insane:worlds=400,seed=3", "hard"]``:
-    a comma starts a new bot unless what follows is ``key=value``; parameters
-    may also be joined by ``+`` (:func:`join_spec_params`)."""
-    out: list[str] = []
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        if out and "=" in item and ":" not in item and ":" in out[-1]:
-            out[-1] += "," + item
-        else:
-            out.append(join_spec_params(item))
-    return out
-
-
 # ---------------------------------------------------------------- replay
 def _cmd_replay(args) -> int:
     from .records import RecordError, _loads, load_record, replay
@@ -328,60 +309,11 @@ def _cmd_view(args) -> int:
 
 
 # ---------------------------------------------------------------- simulate
-def run_simulation(rules, n_hands: int, seed: int, progress: bool = False) -> dict:
-    """Play ``n_hands`` random first hands under ``rules`` with the engine's
-    :func:`~dominoai.engine.fast.simulate_fast` (the same hands as ``kernels.simulate``), in chunks of ``SIM_CHUNK``
-    (chunk ``i`` seeded from ``numpy.random.SeedSequence(seed)``'s ``i``-th
-    child, so a seed gives the same numbers on every run). Returns counts:
-    ``wins`` per side, ``no_winner``, ``domino``, ``blocked``, ``cut``,
-    ``points`` per side, ``moves``, ``hands`` and ``seconds`` (play time,
-    compilation excluded). On a cold cache one line on stderr says that the
-    kernel is being compiled (:mod:`dominoai._compile`), with a progress bar
-    if ``progress``."""
-    import numpy as np
-
-    from .engine import fast as F
-
-    from ._compile import warm_up_simulation
-
-    rv = rules.vector()
-    stats = np.zeros(16, np.int64)
-    # compile (saying so on stderr the first time) or load the kernel, outside the clock
-    warm_up_simulation(rules, progress=progress)
-    n_chunks = -(-n_hands // SIM_CHUNK)
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=n_hands, unit="hand", unit_scale=True, file=sys.stderr,
-                   desc=f"simulate {rules.preset}", leave=False)
-    t0 = time.perf_counter()
-    try:
-        left = n_hands
-        for child in children:
-            k = min(SIM_CHUNK, left)
-            s = int(child.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
-            F.simulate_fast(rv, s, k, stats)
-            left -= k
-            if bar is not None:
-                bar.update(k)
-    finally:
-        if bar is not None:
-            bar.close()
-    dt = time.perf_counter() - t0
-    ns = rules.sides
-    return {
-        "hands": n_hands, "seconds": dt,
-        "wins": [int(x) for x in stats[0:ns]], "no_winner": int(stats[7]),
-        "domino": int(stats[4]), "blocked": int(stats[5]), "cut": int(stats[6]),
-        "points": [int(x) for x in stats[8:8 + ns]], "moves": int(stats[12]),
-    }
-
-
 def _cmd_simulate(args) -> int:
     import numpy as np
 
     from .rules import get_rules
+    from .simulate import SIM_CHUNK, run_simulation
 
     overrides = {} if args.players is None else {"players": args.players}
     try:
@@ -443,6 +375,8 @@ def _cmd_tournament(args) -> int:
 
     from ._files import nearest_existing
     from .tournament import BotError, run_tournament
+
+    from .bots.spec import split_bot_specs
 
     items = [x.strip() for x in args.bots.split(",")]
     if any(not x or x.endswith(":") for x in items):

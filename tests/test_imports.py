@@ -154,3 +154,133 @@ def test_lazy_public_names():
     ns: dict = {}
     exec("from dominoai import *", ns)
     assert {"Match", "run_tournament", "Rules"} <= set(ns)
+
+
+# ---------------------------------------------------------------- the import graph
+PACKAGE = Path(dominoai.__file__).resolve().parent
+#: function-local imports that may close a cycle: a position draws itself in
+#: a notebook through the render package, loaded when first shown
+LAZY_EDGES = {("dominoai.game", "dominoai.render"), ("dominoai.observation", "dominoai.render")}
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for f in sorted(PACKAGE.rglob("*.py")):
+        parts = list(f.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_pkg else parts)] = (f, is_pkg)
+    return out
+
+
+def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module of the package, function-local?, line)`` for every
+    import statement of a module, but those under ``if TYPE_CHECKING:``."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+
+    def visit(node, local: bool):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return
+        if isinstance(node, ast.Import):
+            out.extend((a.name, local, node.lineno) for a in node.names if a.name in mods)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for a in node.names:
+                target = f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                if target in mods:
+                    out.append((target, local, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(tree, False)
+    return out
+
+
+def _graph() -> dict[str, dict[str, list[int]]]:
+    mods = _modules()
+    g: dict[str, dict[str, list[int]]] = {m: {} for m in mods}
+    for m, (path, is_pkg) in mods.items():
+        for target, _, line in _imports(m, path, is_pkg, mods):
+            if target != m:
+                g[m].setdefault(target, []).append(line)
+    return g
+
+
+def _cycle(g) -> list[str] | None:
+    """One cycle of the graph ``g`` (a list of modules), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(v):
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(g[v]):
+            if state.get(w) == 1:
+                return stack[stack.index(w):] + [w]
+            if w not in state:
+                found = dfs(w)
+                if found:
+                    return found
+        state[v] = 2
+        stack.pop()
+        return None
+
+    for v in sorted(g):
+        if v not in state:
+            found = dfs(v)
+            if found:
+                return found
+    return None
+
+
+def test_the_graph_finds_a_cycle():
+    g = {"a": {"b": [1]}, "b": {"c": [1]}, "c": {"a": [1]}, "d": {"a": [1]}}
+    assert _cycle(g) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b": [1]}, "b": {}}) is None
+
+
+def test_no_import_cycle():
+    """Every import of the package, at module level or inside a function,
+    makes an acyclic graph once the notebook's lazy pictures are left out."""
+    g = _graph()
+    for a, b in LAZY_EDGES:
+        assert b in g[a], (a, b)   # still lazy and still needed: else drop it from the list
+        del g[a][b]
+    assert _cycle(g) is None, " -> ".join(_cycle(g))
+
+
+def test_no_library_module_imports_the_command_line():
+    g = _graph()
+    users = sorted(m for m, targets in g.items() if "dominoai.cli" in targets and m != "dominoai.__main__")
+    assert users == []
+
+
+#: where the package imports its own modules inside a function, and why: to
+#: keep a light entry light (the command line and the warm-up load numba,
+#: pandas, scipy or matplotlib only for the command or step that needs them;
+#: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
+#: for its statistics only), and the notebook's pictures
+LAZY_IMPORTERS = {
+    "dominoai.cli": "the command line: --help imports no numba",
+    "dominoai._compile": "no numba until a warm-up step runs",
+    "dominoai.plots": "matplotlib figures of results: pandas and scipy when drawn",
+    "dominoai.tune.plots": "matplotlib figures of a study",
+    "dominoai.tune.objective": "the tournament (pandas) when a trial plays",
+    "dominoai.tune.validation": "the tournament's statistics (scipy) when validating",
+    "dominoai.tournament.storage": "the statistics (scipy) when a summary is asked for",
+    "dominoai.game": "the render package in _repr_svg_",
+    "dominoai.observation": "the render package in _repr_svg_",
+}
+
+
+def test_function_local_imports_are_lazy_ones():
+    mods = _modules()
+    local = sorted({m for m, (path, is_pkg) in mods.items()
+                    if any(is_local for _, is_local, _ in _imports(m, path, is_pkg, mods))})
+    assert set(local) <= set(LAZY_IMPORTERS), sorted(set(local) - set(LAZY_IMPORTERS))

@@ -21,7 +21,10 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ..bots import make_bot
+from ..bots.spec import join_spec_params, parse_spec
 from ..game import Hand, Match
+from ..records import load_record
 from ..rules import get_rules
 from ..tournament.loop import analysis_of, decide
 from .display import TableView
@@ -44,7 +47,6 @@ def partner_spec(opponents: str) -> str:
     >>> partner_spec("easy"), partner_spec("medium:seed=3"), partner_spec("insane")
     ('hard', 'hard', 'insane')
     """
-    from ..bots import parse_spec
     name, _ = parse_spec(opponents)
     return "hard" if name in ("easy", "medium") else opponents
 
@@ -196,10 +198,8 @@ class Session:
 
 def setup_new(variant, players, opponents, seat, seed, overrides,
               analysis: bool = False) -> tuple[Match, dict]:
-    from ..bots import make_bot
     variant = DEFAULT_VARIANT if variant is None else variant
     opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
-    from ..cli import join_spec_params
     opponents = join_spec_params(opponents)      # 'insane:worlds=400+exact=0', as the tournament
     if players is not None:
         overrides = {"players": players, **overrides}
@@ -256,7 +256,6 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
     :raises PlayError: bad options, no saved match to continue, an
         unreadable save, or a save that cannot be written.
     """
-    from ..bots import make_bot
     out = sys.stdout if stdout is None else stdout
     if stdin is None:
         stdin = sys.stdin
@@ -273,7 +272,6 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
                                 ("--seat", seat)) if v is not None] + [f"--{k}" for k in rules_overrides]
         if analysis and not meta.get("analysis"):
             given.append("--analysis")
-        from ..records import load_record
         analyses = saved_analyses(load_record(path))
     else:
         match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides, analysis)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..records import RecordError
+from .viewer import render_record, write_atomic, write_index, write_viewer
+
 __all__ = ["render_command", "view_command"]
 
 
 def _prefixed(e, name: str):
-    from ..records import RecordError
     msg = str(e)
     return RecordError(msg if msg.startswith(f"{name}: ") else f"{name}: {msg}")
 
@@ -27,8 +29,6 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     :raises RecordError: ``"FILE: hand H, move M: why"`` (see
         :func:`~dominoai.render.viewer.render_record`).
     """
-    from ..records import RecordError
-    from .viewer import render_record, write_atomic
     try:
         text = render_record(file, hand, move, seat)
     except RecordError as e:
@@ -40,7 +40,6 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
 
 
 def _write(fn, out, *a):
-    from ..records import RecordError
     try:
         return fn(out, *a)
     except OSError as e:
@@ -54,8 +53,6 @@ def view_command(path, out, seat: int | None = None) -> list:
 
     :raises RecordError: one line naming the file and the problem.
     """
-    from ..records import RecordError
-    from .viewer import write_index, write_viewer
     p = Path(path)
     if p.is_dir():
         try:

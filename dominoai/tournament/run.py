@@ -68,9 +68,11 @@ import warnings
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..bots.base import BOTS, make_bot, parse_spec
+from .._compile import warm_up_tournament
+from ..bots.base import BOTS, make_bot
+from ..bots.spec import parse_spec
 from ..game import Match
-from ..records import dumps_record
+from ..records import dumps_record, load_record
 from ..rules import Rules, get_rules
 from .loop import BotFailure, decide, play_hand, play_match, run_batch
 from .schedule import make_schedule
@@ -179,7 +181,6 @@ def _warm_up(rules: Rules, specs: list[str], progress: bool) -> None:
     they are cached on disk before the workers load them, with one line and a
     progress bar when this version of the code compiles for the first time
     (:func:`dominoai._compile.warm_up_tournament`)."""
-    from .._compile import warm_up_tournament
     warm_up_tournament(rules, specs, progress=progress)
 
 
@@ -398,7 +399,6 @@ def reproduce(record) -> Match:
     :raises BotFailure: a bot raised (or moved illegally), as in the tournament.
     :raises ValueError: the record names no seats.
     """
-    from ..records import load_record
     rec = load_record(record)
     if rec.seats is None:
         raise ValueError("the record names no bots (seats)")

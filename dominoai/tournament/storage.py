@@ -35,7 +35,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .. import __version__
 from .._files import atomic_write
+from .._numba_cache import source_hash
 from .loop import HAND_COLUMNS, MATCH_COLUMNS
 
 __all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FORMAT",
@@ -130,8 +132,6 @@ def make_provenance(command, rules, bots, seed: int, **more) -> dict:
     import dataclasses
     import datetime
 
-    from .. import __version__
-    from .._numba_cache import source_hash
     fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
     prov = {"format": PROVENANCE_FORMAT, "command": command, "seed": int(seed),
             "dominoai": __version__, "code_hash": source_hash(),

@@ -36,6 +36,8 @@ import numpy as np
 
 from .._files import nearest_existing
 from ..bots.base import bot_params, make_bot
+from ..bots.spec import split_bot_specs
+from ..rules import get_rules
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
 from .validation import Verdict, validate
@@ -261,7 +263,6 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
         ``trials`` < 1; a time limit no setting meets; a study file for
         another setting; an unwritable study path).
     """
-    from ..rules import get_rules
     t_start = time.perf_counter()
     # ---- every check before the storage is touched
     for name, v, lo in (("trials", trials, 1), ("hands", hands, 2), ("top", top, 1),
@@ -279,7 +280,6 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
     bot_params(bot)  # unknown bot
     dims, fixed = make_space(bot, space, fix)
     if isinstance(opponents, str):
-        from ..cli import split_bot_specs
         opponents = split_bot_specs(opponents)
     opponents = [str(o) for o in opponents]
     if not opponents:
