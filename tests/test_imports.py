@@ -262,7 +262,7 @@ def test_no_library_module_imports_the_command_line():
 
 
 #: where the package imports its own modules inside a function, and why: to
-#: keep a light entry light (the command line and the warm-up load numba,
+#: keep a light entry light (the command line, the warm-up and the pictures load numba,
 #: pandas, scipy or matplotlib only for the command or step that needs them;
 #: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
 #: for its statistics only), and the notebook's pictures
@@ -274,6 +274,10 @@ LAZY_IMPORTERS = {
     "dominoai.tune.objective": "the tournament (pandas) when a trial plays",
     "dominoai.tune.validation": "the tournament's statistics (scipy) when validating",
     "dominoai.tournament.storage": "the statistics (scipy) when a summary is asked for",
+    "dominoai.render": "the viewer (records, numba) on first use: drawing loads no numpy",
+    "dominoai.render.position": "the game facade (numba) when a position is drawn",
+    "dominoai.render.viewer": "the records (numba) when a record is drawn",
+    "dominoai.render.commands": "the records (numba) when a command runs",
     "dominoai.game": "the render package in _repr_svg_",
     "dominoai.observation": "the render package in _repr_svg_",
 }

@@ -28,7 +28,7 @@ from ..records import load_record
 from ..rules import get_rules
 from ..tournament.loop import analysis_of, decide
 from .display import TableView
-from .errors import BotFailed, PlayError, Retry, Stop
+from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
 from .saving import (LAST_MATCH_FILE, MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match,
                      saved_analyses, user_data_path)
@@ -209,7 +209,7 @@ def setup_new(variant, players, opponents, seat, seed, overrides,
         raise PlayError(str(e)) from None
     seat = 0 if seat is None else seat
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
-        raise PlayError(f"--seat must be a seat 0..{rules.players - 1} (got {seat!r})")
+        raise PlayInputError("seat", seat, f"$seat must be a seat 0..{rules.players - 1} (got {seat!r})")
     seed = _new_seed() if seed is None else int(seed)
     partner = partner_spec(opponents) if rules.partnerships else None
     try:

@@ -8,8 +8,8 @@ replay viewer (docs/render.md).
   :func:`viewer_html` / :func:`write_viewer` make the replay viewer page;
   :func:`write_index` a page listing a folder of records.
 
-The package sits on the game facade (:mod:`dominoai.game`, which shows a
-position in a notebook through :func:`svg`); it imports no pandas.
+Importing this package loads no numba kernel and no pandas; the functions
+import the game facade when called.
 
 >>> from dominoai import Match
 >>> from dominoai.render import svg, text
@@ -25,7 +25,13 @@ from .layout import Placement, line_layout
 from .position import Position, position_of
 from .svgdraw import svg
 from .textdraw import text
-from .viewer import record_frames, render_record, viewer_html, write_index, write_viewer
 
 __all__ = ["svg", "text", "line_layout", "Placement", "Position", "position_of",
            "render_record", "viewer_html", "write_viewer", "write_index", "record_frames"]
+
+
+def __getattr__(name):  # the record tools, loaded on first use
+    if name in ("render_record", "viewer_html", "write_viewer", "write_index", "record_frames"):
+        from . import viewer
+        return getattr(viewer, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

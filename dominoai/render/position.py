@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game import Hand, Match
-from ..observation import O_HAND_NO, O_STATUS, Observation
-
 __all__ = ["Position", "position_of"]
 
 _STATUS_WORDS = {None: "", "domino": "domino", "blocked": "blocked"}
@@ -66,6 +63,9 @@ def position_of(x, perspective: int | None = None) -> Position:
         table, or an Observation asked for another seat's view.
     :raises TypeError: anything else than a Hand, Match or Observation.
     """
+    from ..game import Hand, Match
+    from ..observation import Observation
+
     if isinstance(x, Match):
         if x.current is None:
             raise ValueError("the match has no hand dealt yet: nothing to draw")
@@ -76,7 +76,7 @@ def position_of(x, perspective: int | None = None) -> Position:
                              f"(perspective {perspective} asked)")
         r = x.rules
         hands = tuple(tuple(x.hand) if i == x.seat else None for i in range(r.players))
-        hand_no = int(x.array[O_HAND_NO])
+        hand_no = int(x.array[_o_hand_no()])
         status = _status_of_obs(x)
         return Position(r, hands, tuple(x.hand_sizes), tuple(x.events), x.spinner,
                         tuple(x.void(i) for i in range(r.players)), tuple(x.scores), x.target,
@@ -99,5 +99,11 @@ def position_of(x, perspective: int | None = None) -> Position:
                     x.boneyard_size, x.count, x.seat, status, x.index + 1, perspective)
 
 
+def _o_hand_no() -> int:
+    from ..observation import O_HAND_NO
+    return O_HAND_NO
+
+
 def _status_of_obs(obs) -> str:
+    from ..observation import O_STATUS
     return {0: "", 1: "domino", 2: "blocked"}.get(int(obs.array[O_STATUS]), "cut short")

@@ -373,8 +373,8 @@ def _read_results_table(path: Path, columns: list) -> pd.DataFrame:
     missing = [c for c in columns if c not in df.columns]
     if missing and columns is HAND_COLUMNS and ".matches." in path.name.lower() \
             and all(c in df.columns for c in MATCH_COLUMNS):
-        raise ValueError(f"{path} is the matches table of a run: give its results file (the --out "
-                         "file of 'dominoai tournament'), not its .matches table")
+        raise ValueError(f"{path} is the matches table of a run: give its results file (the hands "
+                         "table beside it), not its .matches table")
     if missing:
         raise ValueError(f"{path} is not a dominoai results file: it lacks the column"
                          f"{'s' * (len(missing) > 1)} {', '.join(missing[:4])}"
