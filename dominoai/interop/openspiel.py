@@ -1,5 +1,5 @@
 """OpenSpiel games for every preset, a resampler backed by our sampler, and
-OpenSpiel's search bots as dominoai bots (issue 12; docs/interop.md).
+OpenSpiel's search bots as dominoai bots (docs/interop.md).
 
 :func:`register` registers each preset of :mod:`dominoai.rules` as the
 Python game ``python_dominoai_<preset>``; its one parameter is ``players``

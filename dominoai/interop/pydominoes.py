@@ -1,5 +1,5 @@
 """The ``dominoes`` package's players (version 6.1, PyPI) as dominoai bots
-(issue 12; docs/interop.md).
+(docs/interop.md).
 
 They play the preset ``pydominoes`` (that package's rules, see
 :mod:`dominoai.rules`): each decision rebuilds the package's ``Game`` from
