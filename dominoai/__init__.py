@@ -20,19 +20,22 @@ _LAZY = {
     "END_NAMES": "game", "Event": "game", "Hand": "game", "HandResult": "game",
     "IllegalMoveError": "game", "Match": "game", "MatchResult": "game", "Move": "game",
     "Observation": "observation", "observe": "observation",
-    "make_bot": "bots", "register_bot": "bots",
-    "run_tournament": "tournament", "load_results": "tournament",
+    "make_bot": "bots", "register_bot": "bots", "register_plugin": "bots",
+    "run_tournament": "tournament", "TournamentSpec": "tournament", "load_results": "tournament",
+    "StudySpec": "tune", "InputError": "errors",
 }
 # subpackages and modules reachable as attributes after a bare ``import dominoai``
 _SUBMODULES = frozenset({
     "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
-    "simulate", "tournament", "tune", "render", "moves", "interop",
+    "simulate", "tournament", "tune", "render", "moves", "interop", "errors",
 })
 
 __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
-    "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results", "tune",
+    "Observation", "observe", "make_bot", "register_bot", "register_plugin", "run_tournament", "TournamentSpec",
+    "load_results",
+    "tune", "StudySpec", "InputError",
 ]
 
 
