@@ -87,14 +87,16 @@ def _numba_subpath(folder: Path) -> str:
 
 def kernel_cache_dirs(root: Path | str | None = None, make: bool = False) -> list[Path]:
     """The folders where numba may keep the cached kernels of the package
-    under ``root`` (default: this package): for each source folder, its
+    under ``root`` (default: this package): for each source folder with a
+    kernel (a file that calls ``njit(``), its
     ``__pycache__``, its folder in ``numba.config.CACHE_DIR`` when one is
     set, and its folder in numba's user-wide cache. Only those that exist;
     ``make``: first make the one numba will write to, if missing."""
     import numba
 
     root = _ROOT if root is None else Path(root).resolve()
-    folders = sorted({f.parent for f in root.rglob("*.py") if "__pycache__" not in f.parts})
+    folders = sorted({f.parent for f in root.rglob("*.py")
+                      if "__pycache__" not in f.parts and b"njit(" in f.read_bytes()})
     bases = []
     if numba.config.CACHE_DIR:
         bases.append(Path(numba.config.CACHE_DIR))
