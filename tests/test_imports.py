@@ -156,6 +156,20 @@ def test_lazy_public_names():
     assert {"Match", "run_tournament", "Rules"} <= set(ns)
 
 
+def test_the_package_stamps_its_kernel_caches():
+    """Loading the engine stamps every folder numba keeps the package's
+    kernels in with the hash of the current sources."""
+    from dominoai import _numba_cache as C
+
+    p = subprocess.run([sys.executable, "-c", "import dominoai.engine.kernels"], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    dirs = C.kernel_cache_dirs()
+    assert any("engine" in d.parts[-1] or d.parent.name == "engine" for d in dirs), dirs
+    for d in dirs:
+        assert (d / C.STAMP).read_text().strip() == C.source_hash(), d
+
+
 # ---------------------------------------------------------------- the import graph
 PACKAGE = Path(dominoai.__file__).resolve().parent
 #: function-local imports that may close a cycle: a position draws itself in
