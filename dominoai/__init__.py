@@ -6,14 +6,10 @@ The public API is re-exported here; see the README for a tour.
 (PEP 562), so the command line starts at once and ``import dominoai`` loads
 neither numba nor pandas, scipy, pyarrow or matplotlib. ``from dominoai
 import run_tournament`` works as usual (it imports the tournament then).
-numba's cache directory is set before the first kernel is defined (see
-:mod:`dominoai._numba_cache`).
+Importing changes nothing outside the package: no import hook, no numba
+setting (:mod:`dominoai._numba_cache` keeps the kernels' cache fresh).
 """
 from importlib import import_module as _import_module
-
-from . import _numba_cache
-
-_numba_cache.install()  # configures numba's cache when a kernel module is first imported
 
 __version__ = "0.1.0"
 
@@ -24,19 +20,21 @@ _LAZY = {
     "END_NAMES": "game", "Event": "game", "Hand": "game", "HandResult": "game",
     "IllegalMoveError": "game", "Match": "game", "MatchResult": "game", "Move": "game",
     "Observation": "observation", "observe": "observation",
-    "make_bot": "bots", "register_bot": "bots",
-    "run_tournament": "tournament", "load_results": "tournament",
+    "make_bot": "bots", "register_bot": "bots", "register_plugin": "bots",
+    "run_tournament": "tournament", "TournamentSpec": "tournament", "load_results": "tournament",
+    "StudySpec": "tune", "InputError": "errors",
 }
 # subpackages and modules reachable as attributes after a bare ``import dominoai``
 _SUBMODULES = frozenset({
     "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
-    "tournament", "tune", "render", "moves", "interop",
+    "simulate", "tournament", "tune", "render", "moves", "interop", "errors",
 })
 
 __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
-    "Observation", "observe", "make_bot", "register_bot", "run_tournament", "load_results", "tune",
+    "Observation", "observe", "make_bot", "register_bot", "register_plugin", "run_tournament", "TournamentSpec",
+    "load_results", "tune", "StudySpec", "InputError",
 ]
 
 

@@ -1,7 +1,8 @@
 """Compiling the kernels with a message: a first run says what it is doing.
 
 numba compiles a kernel the first time it is called and keeps the machine
-code in this version's cache directory (:mod:`dominoai._numba_cache`). On a
+code in its on-disk cache (dropped when the code changes:
+:mod:`dominoai._numba_cache`). On a
 fresh install, or after any change to the code, the first tournament or
 simulation therefore spends a while compiling. :func:`compile_once` runs the
 *warm-up steps* of a job (each a call that compiles, or loads from the cache,
@@ -13,7 +14,8 @@ line to standard error::
 
 and shows a progress bar over the steps, naming the kernel being compiled.
 A step that completes leaves a marker file ``warm-<step>.json`` (holding its
-seconds) in the version's cache directory, so later runs are silent.
+seconds) in the version's folder of the user cache
+(:func:`dominoai._numba_cache.cache_dir`), so later runs are silent.
 
 The estimate of a step is the seconds it took for the previous version of
 the code on this machine, else :data:`TYPICAL_SECONDS` (CPU seconds
@@ -229,7 +231,7 @@ def _play_one_hand(rules, spec: str) -> None:
     worker does (its result and the match scores read too)."""
     from .bots import make_bot
     from .game import Match
-    from .tournament import play_hand
+    from .tournament.loop import play_hand
 
     match = Match(rules, seed=0)
     hand = play_hand(match, [make_bot(spec, 0) for _ in range(rules.players)])

@@ -1,22 +1,37 @@
-"""Where numba keeps the compiled kernels: one cache per version of the code.
+"""Keeping numba's cache of the package's kernels fresh, without touching numba's settings.
 
 numba's on-disk cache (``cache=True``) checks only the source file of the
-function it compiled, not the kernels it calls in other modules: after a
-change to ``engine/kernels.py``, cached code in ``bots/hard.py`` could still
-run the old engine, or crash. So the cache lives in a directory named by a
-hash of every source file of the package (and the numba and Python
-versions): any change to the code starts a fresh cache, and processes that
-run the same code (tournament workers) share it.
+function it compiled, not the kernels it calls in other modules (numba's
+documentation, "Cache invalidation"): after a change to
+``engine/kernels.py``, cached code in ``bots/hard.py`` could still run the
+old engine, or crash. numba offers no public way to give one package a
+cache of its own (``NUMBA_CACHE_DIR`` and ``numba.config.CACHE_DIR`` act on
+the whole process), and its documented way to clear a cache is to remove
+the files. So this module leaves numba's cache where numba puts it (the
+``__pycache__`` folders beside the sources, ``$NUMBA_CACHE_DIR`` when the
+user sets it, or numba's user-wide cache folder when the sources are not
+writable) and removes only the package's own cache files there when the
+code changed:
 
-The directory is ``<user cache dir>/dominoai/numba-<hash>``, or
-``$NUMBA_CACHE_DIR/dominoai/numba-<hash>`` when ``NUMBA_CACHE_DIR`` is set.
+- :func:`source_hash` hashes every source file of the package with numba's
+  and Python's versions;
+- :func:`ensure_fresh` (run once per process by :mod:`dominoai.engine.kernels`,
+  which every kernel module imports before it defines a kernel, and so
+  before any kernel is compiled or loaded) compares that hash with the
+  stamp file ``dominoai-code.stamp`` in each folder where numba keeps the
+  package's kernels; where it differs, it removes that folder's ``*.nbi`` /
+  ``*.nbc`` files (every one of them belongs to the package: numba names a
+  folder per source folder) and writes the new stamp.
 
-numba itself is imported late: ``import dominoai`` only installs a finder
-(:func:`install`) that calls :func:`configure` just before the first module
-of the package outside :data:`LIGHT_MODULES` is imported. Every module that
-defines a kernel is outside that set, so the cache directory is set before
-any ``@njit(cache=True)`` decorator runs, while ``dominoai --help`` and the
-rules never import numba.
+Any change to the code thus recompiles every kernel once, and processes
+that run the same code (tournament workers) share the cache. ``import
+dominoai`` runs none of this: it imports no numba, installs no import hook
+and changes no numba setting.
+
+:func:`cache_dir` is the package's own folder in the user cache
+(``<user cache dir>/dominoai/numba-<hash>``, or
+``$NUMBA_CACHE_DIR/dominoai/numba-<hash>`` when that is set): it holds the
+warm-up markers of :mod:`dominoai._compile`, not kernels.
 """
 
 from __future__ import annotations
@@ -26,35 +41,30 @@ import os
 import sys
 from pathlib import Path
 
-#: Modules of the package that import no numba (and define no kernel): the
-#: command line's parser, the rules and tiles, the engine's constants, the
-#: render package's drawing modules.
-LIGHT_MODULES = frozenset({
-    "dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile", "dominoai._files",
-    "dominoai.cli",
-    "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout",
-    # the pictures: no kernel; they import the game facade only when they draw
-    "dominoai.render", "dominoai.render.layout", "dominoai.render.position",
-    "dominoai.render.svgdraw", "dominoai.render.textdraw",
-})
+__all__ = ["source_hash", "cache_base", "cache_dir", "kernel_cache_dirs", "ensure_fresh", "STAMP"]
 
-_configured: list = []  # [the directory] once configure() has run in this process
+#: the stamp file beside the package's cached kernels
+STAMP = "dominoai-code.stamp"
+_ROOT = Path(__file__).resolve().parent
+_fresh: dict[Path, str] = {}  # package root -> its hash, once ensure_fresh() has run for it
 
 
-def source_hash() -> str:
-    """A short hash of the package's source files, numba's and Python's versions."""
+def source_hash(root: Path | str | None = None) -> str:
+    """A short hash of the source files under ``root`` (default: this
+    package), numba's and Python's versions (16 hex digits)."""
     import numba
 
-    root = Path(__file__).resolve().parent
+    root = _ROOT if root is None else Path(root).resolve()
     h = hashlib.sha1(f"{numba.__version__} {sys.version_info[:2]}".encode())
     for f in sorted(root.rglob("*.py")):
-        h.update(str(f.relative_to(root)).encode())
+        h.update(str(f.relative_to(root).as_posix()).encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 
 def cache_base() -> Path:
-    """The directory that holds one ``numba-<hash>`` cache per code version."""
+    """The package's own folder in the user cache (one ``numba-<hash>``
+    folder of warm-up markers per code version)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
     try:
@@ -65,72 +75,73 @@ def cache_base() -> Path:
 
 
 def cache_dir() -> Path:
-    """This version's cache directory (it may not exist yet)."""
+    """This version's folder of warm-up markers (it may not exist yet)."""
     return cache_base() / f"numba-{source_hash()}"
 
 
-def configure() -> str | None:
-    """Point numba's cache at the directory of this version of the code;
-    return it (None when no directory is writable: numba's default then).
-    Imports numba; runs once per process (later calls return the same)."""
-    if _configured:
-        return _configured[0]
+def _numba_subpath(folder: Path) -> str:
+    """The name numba gives ``folder``'s cache inside ``$NUMBA_CACHE_DIR`` or
+    its user-wide cache: the folder's name and the SHA-1 of its full path."""
+    return f"{folder.name}_{hashlib.sha1(str(folder).encode()).hexdigest()}"
+
+
+def kernel_cache_dirs(root: Path | str | None = None, make: bool = False) -> list[Path]:
+    """The folders where numba may keep the cached kernels of the package
+    under ``root`` (default: this package): for each source folder with a
+    kernel (a file that calls ``njit(``), its
+    ``__pycache__``, its folder in ``numba.config.CACHE_DIR`` when one is
+    set, and its folder in numba's user-wide cache. Only those that exist;
+    ``make``: first make the one numba will write to, if missing."""
     import numba
 
-    base = cache_base()
-    path = base / f"numba-{source_hash()}"
+    root = _ROOT if root is None else Path(root).resolve()
+    folders = sorted({f.parent for f in root.rglob("*.py")
+                      if "__pycache__" not in f.parts and b"njit(" in f.read_bytes()})
+    bases = []
+    if numba.config.CACHE_DIR:
+        bases.append(Path(numba.config.CACHE_DIR))
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        os.utime(path)  # in use: keep it from being pruned
-    except OSError:
-        _configured.append(None)
-        return None
-    numba.config.CACHE_DIR = str(path)
-    _configured.append(str(path))
-    _prune(base, keep=path)
-    return str(path)
+        from numba.misc.appdirs import AppDirs
+        bases.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir))
+    except ImportError:  # pragma: no cover - numba's layout
+        pass
+    out = []
+    for d in folders:
+        cands = [d / "__pycache__", *(b / _numba_subpath(d) for b in bases)]
+        if make:
+            # the folder numba will write to (its choice: $NUMBA_CACHE_DIR, else
+            # beside the source, else user-wide) made now, so its stamp is new
+            for c in (cands[1:2] if numba.config.CACHE_DIR else cands[:1] + cands[-1:]):
+                try:
+                    c.mkdir(parents=True, exist_ok=True)
+                    break
+                except OSError:
+                    continue
+        out.extend(c for c in cands if c.is_dir())
+    return out
 
 
-class _ConfigureFirst:
-    """A meta path finder that finds nothing: it runs :func:`configure` when
-    the first module of the package outside :data:`LIGHT_MODULES` is about to
-    be imported, then removes itself."""
-
-    @classmethod
-    def find_spec(cls, fullname, path=None, target=None):
-        if fullname.startswith("dominoai.") and fullname not in LIGHT_MODULES:
-            uninstall()
-            configure()
-        return None  # the ordinary finders import the module
-
-
-def install() -> None:
-    """Arrange for :func:`configure` to run before the first kernel module is
-    imported (at once if one already is)."""
-    if _configured:
-        return
-    if any(m.startswith("dominoai.") and m not in LIGHT_MODULES for m in sys.modules):
-        configure()
-        return
-    if _ConfigureFirst not in sys.meta_path:
-        sys.meta_path.insert(0, _ConfigureFirst)
-
-
-def uninstall() -> None:
-    """Remove the finder of :func:`install` (configure() is then not run)."""
-    while _ConfigureFirst in sys.meta_path:
-        sys.meta_path.remove(_ConfigureFirst)
-
-
-def _prune(base: Path, keep: Path, days: float = 7.0) -> None:
-    """Remove caches of other code versions unused for ``days``."""
-    import shutil
-    import time
-
-    cutoff = time.time() - days * 86400
-    for d in base.glob("numba-*"):
+def ensure_fresh(root: Path | str | None = None) -> str:
+    """Remove the cached kernels of the package under ``root`` (default:
+    this package) wherever their stamp is not this code's hash; return the
+    hash. Runs once per process and root (later calls return at once).
+    Folders that cannot be written are left as they are."""
+    root = _ROOT if root is None else Path(root).resolve()
+    if root in _fresh:
+        return _fresh[root]
+    code = source_hash(root)
+    for d in kernel_cache_dirs(root, make=True):
+        stamp = d / STAMP
         try:
-            if d != keep and d.stat().st_mtime < cutoff:
-                shutil.rmtree(d, ignore_errors=True)
+            if stamp.is_file() and stamp.read_text().strip() == code:
+                continue
+            for f in d.iterdir():
+                if f.suffix in (".nbi", ".nbc"):
+                    f.unlink(missing_ok=True)
+            tmp = d / f".{STAMP}.{os.getpid()}"
+            tmp.write_text(code + "\n")
+            os.replace(tmp, stamp)
         except OSError:
-            pass
+            continue
+    _fresh[root] = code
+    return code

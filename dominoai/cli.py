@@ -26,21 +26,43 @@ Importing this module does nothing else.
 
 from __future__ import annotations
 
-import re
-
 import argparse
 import json
 import sys
-import time
 
-__all__ = ["main", "build_parser", "run_simulation"]
+from .errors import InputError
+
+__all__ = ["main", "build_parser"]
 
 PROG = "dominoai"
-SIM_CHUNK = 20_000  # hands per kernel call; the progress bar advances by chunks
+#: names that moved to the library, still importable from here (loaded on first use)
+_MOVED = {"split_bot_specs": "bots.spec", "join_spec_params": "bots.spec", "run_simulation": "simulate",
+          "SIM_CHUNK": "simulate"}
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        from importlib import import_module
+        return getattr(import_module(f".{_MOVED[name]}", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(Exception):
     """Bad input: reported as one ``dominoai: error:`` line, exit code 2."""
+
+
+def _flag(field: str) -> str:
+    """The option of a library argument: ``max_ms`` -> ``--max-ms``."""
+    return "--" + field.replace("_", "-")
+
+
+def _usage(e: Exception, **flags: str) -> UsageError:
+    """The one-line error of a library exception; an :class:`InputError`
+    names its argument as the option (``flags``: options not named after
+    the argument, e.g. ``resume="--continue"``)."""
+    if isinstance(e, InputError):
+        return UsageError(e.worded(lambda f: flags.get(f) or _flag(f)))
+    return UsageError(str(e))
 
 
 class _ParserExit(Exception):
@@ -81,12 +103,25 @@ def _int_at_least(lo: int):
     return conv
 
 
+def _presets() -> str:
+    """The preset names, for the help (the rules load numpy: not on import)."""
+    from .rules import preset_names
+    return ", ".join(preset_names())
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``dominoai`` command."""
     p = _Parser(prog=PROG, description="dominoai: imperfect-information dominoes toolkit.")
     p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_tournament, _add_plot,
+                _add_tune, _add_bots):
+        add(sub)
+    return p
 
+
+def _add_replay(sub) -> None:
+    """The ``replay`` subcommand."""
     r = sub.add_parser("replay", help="check a game record against the rules and show its result",
                        description="Replay a dominoai.record/1 file, checking every move; "
                                    "'-' reads the record from standard input.")
@@ -95,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the result as one JSON object (DESIGN.md) instead of a summary")
     r.set_defaults(func=_cmd_replay)
 
+
+def _add_render(sub) -> None:
+    """The ``render`` subcommand."""
     rd = sub.add_parser("render", help="draw one position of a record as SVG",
                         description="Draw hand H of a record after its first M moves as SVG. Hands and "
                                     "moves count from 1, as the replay numbers them (move 0: the deal).")
@@ -105,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--seat", type=_int_at_least(0), help="that seat's view (default: all face up)")
     rd.add_argument("--out", required=True, metavar="SVG")
     rd.set_defaults(func=_cmd_render)
+
+
+def _add_view(sub) -> None:
+    """The ``view`` subcommand."""
     vw = sub.add_parser("view", help="write a self-contained HTML replay viewer of a record or a folder",
                         description="Write a self-contained HTML page stepping through a record; for a "
                                     "folder, one page per *.json record beside OUT and OUT as their index.")
@@ -113,12 +155,14 @@ def build_parser() -> argparse.ArgumentParser:
     vw.add_argument("--out", required=True, metavar="HTML")
     vw.set_defaults(func=_cmd_view)
 
+
+def _add_simulate(sub) -> None:
+    """The ``simulate`` subcommand."""
     s = sub.add_parser("simulate", help="random playouts: outcome statistics of a variant",
                        description="Play random first hands (random deals, random legal moves) "
                                    "with the numba engine and print outcome statistics.")
-    from .rules import preset_names
     s.add_argument("--variant", required=True, metavar="NAME",
-                   help=f"a preset: {', '.join(preset_names())}")
+                   help=f"a preset: {_presets()}")
     s.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     s.add_argument("--hands", type=_int_at_least(1), default=100_000, metavar="N",
@@ -129,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default: for long runs on a terminal)")
     s.set_defaults(func=_cmd_simulate)
 
+
+def _add_play(sub) -> None:
+    """The ``play`` subcommand."""
     g = sub.add_parser("play", help="play a match against the bots in the terminal",
                        description="Play a match against the bots: the table is shown before each of "
                                    "your moves; answer with a move's number or a tile like 6:4 (help "
@@ -136,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "--continue resumes it. Statistics per variant and opponent level "
                                    "are kept in the user data directory ($DOMINOAI_DATA_DIR overrides).")
     g.add_argument("--variant", metavar="NAME",
-                   help=f"a preset (default draw): {', '.join(preset_names())}")
+                   help=f"a preset (default draw): {_presets()}")
     g.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     g.add_argument("--opponents", metavar="LEVEL",
@@ -159,12 +206,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "the finished match is kept for 'dominoai view'")
     g.set_defaults(func=_cmd_play)
 
+
+def _add_tournament(sub) -> None:
+    """The ``tournament`` subcommand."""
     t = sub.add_parser("tournament", help="bots against bots on duplicate deals, in parallel",
                        description="Play every pairing of the bots on the same deals, each deal in "
                                    "every seat rotation; print win rates, points per hand with "
                                    "paired intervals and ratings; write the hands table.")
     t.add_argument("--variant", default="draw", metavar="NAME",
-                   help=f"a preset (default draw): {', '.join(preset_names())}")
+                   help=f"a preset (default draw): {_presets()}")
     t.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     t.add_argument("--bots", default="easy,medium,hard", metavar="SPECS",
@@ -195,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default on)")
     t.set_defaults(func=_cmd_tournament)
 
+
+def _add_plot(sub) -> None:
+    """The ``plot`` subcommand."""
     pl = sub.add_parser("plot", help="plot a tournament's results or a tuning study",
                         description="Win-rate matrix, ratings and points per hand of a results file; "
                                     "for a study (.db) of 'dominoai tune': optimisation history, "
@@ -204,6 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--out", required=True, metavar="FIG", help="the figure (.png, .pdf or .svg)")
     pl.set_defaults(func=_cmd_plot)
 
+
+def _add_tune(sub) -> None:
+    """The ``tune`` subcommand."""
     tu = sub.add_parser("tune", help="tune a bot's parameters against a pool (Optuna study, resumable)",
                         description="Search a bot's declared parameter ranges for the setting that "
                                     "scores most points per hand against the opponents, then "
@@ -235,12 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="progress bar on stderr (default on)")
     tu.set_defaults(func=_cmd_tune)
 
+
+def _add_bots(sub) -> None:
+    """The ``bots`` subcommand."""
     bo = sub.add_parser("bots", help="list the bots, or one bot's parameters",
                         description="Every registered bot, or a bot's parameters with default, "
                                     "tunable range and meaning.")
     bo.add_argument("name", nargs="?", help="a bot name")
     bo.set_defaults(func=_cmd_bots)
-    return p
 
 
 def _cmd_tune(args) -> int:
@@ -248,7 +306,7 @@ def _cmd_tune(args) -> int:
     try:
         return cmd_tune(args)
     except ValueError as e:
-        raise UsageError(str(e)) from None
+        raise _usage(e) from None
 
 
 def _cmd_bots(args) -> int:
@@ -256,33 +314,7 @@ def _cmd_bots(args) -> int:
     try:
         return cmd_bots(args)
     except ValueError as e:
-        raise UsageError(str(e)) from None
-
-
-def join_spec_params(spec: str) -> str:
-    """``"insane:worlds=400+rollouts=2"`` -> ``"insane:worlds=400,rollouts=2"``: a
-    ``+`` followed by ``name=`` joins two parameters (a ``+`` inside a number,
-    ``1e+1``, stays)."""
-    name, colon, rest = spec.partition(":")
-    if not colon:
-        return spec     # no parameters: "insane+worlds=5" stays as typed (an unknown bot)
-    return name + colon + re.sub(r"\+(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", ",", rest)
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """``"easy,insane:worlds=400,seed=3,hard"`` -> ``["easy", "insane:worlds=400,seed=3", "hard"]``:
-    a comma starts a new bot unless what follows is ``key=value``; parameters
-    may also be joined by ``+`` (:func:`join_spec_params`)."""
-    out: list[str] = []
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        if out and "=" in item and ":" not in item and ":" in out[-1]:
-            out[-1] += "," + item
-        else:
-            out.append(join_spec_params(item))
-    return out
+        raise _usage(e) from None
 
 
 # ---------------------------------------------------------------- replay
@@ -312,8 +344,8 @@ def _cmd_render(args) -> int:
     from .render.commands import render_command
     try:
         render_command(args.file, args.hand, args.move, args.out, args.seat)
-    except RecordError as e:
-        raise UsageError(str(e)) from None
+    except (RecordError, InputError) as e:
+        raise _usage(e) from None
     return 0
 
 
@@ -322,66 +354,17 @@ def _cmd_view(args) -> int:
     from .render.commands import view_command
     try:
         view_command(args.path, args.out, args.seat)
-    except RecordError as e:
-        raise UsageError(str(e)) from None
+    except (RecordError, InputError) as e:
+        raise _usage(e) from None
     return 0
 
 
 # ---------------------------------------------------------------- simulate
-def run_simulation(rules, n_hands: int, seed: int, progress: bool = False) -> dict:
-    """Play ``n_hands`` random first hands under ``rules`` with the engine's
-    :func:`~dominoai.engine.fast.simulate_fast` (the same hands as ``kernels.simulate``), in chunks of ``SIM_CHUNK``
-    (chunk ``i`` seeded from ``numpy.random.SeedSequence(seed)``'s ``i``-th
-    child, so a seed gives the same numbers on every run). Returns counts:
-    ``wins`` per side, ``no_winner``, ``domino``, ``blocked``, ``cut``,
-    ``points`` per side, ``moves``, ``hands`` and ``seconds`` (play time,
-    compilation excluded). On a cold cache one line on stderr says that the
-    kernel is being compiled (:mod:`dominoai._compile`), with a progress bar
-    if ``progress``."""
-    import numpy as np
-
-    from .engine import fast as F
-
-    from ._compile import warm_up_simulation
-
-    rv = rules.vector()
-    stats = np.zeros(16, np.int64)
-    # compile (saying so on stderr the first time) or load the kernel, outside the clock
-    warm_up_simulation(rules, progress=progress)
-    n_chunks = -(-n_hands // SIM_CHUNK)
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=n_hands, unit="hand", unit_scale=True, file=sys.stderr,
-                   desc=f"simulate {rules.preset}", leave=False)
-    t0 = time.perf_counter()
-    try:
-        left = n_hands
-        for child in children:
-            k = min(SIM_CHUNK, left)
-            s = int(child.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
-            F.simulate_fast(rv, s, k, stats)
-            left -= k
-            if bar is not None:
-                bar.update(k)
-    finally:
-        if bar is not None:
-            bar.close()
-    dt = time.perf_counter() - t0
-    ns = rules.sides
-    return {
-        "hands": n_hands, "seconds": dt,
-        "wins": [int(x) for x in stats[0:ns]], "no_winner": int(stats[7]),
-        "domino": int(stats[4]), "blocked": int(stats[5]), "cut": int(stats[6]),
-        "points": [int(x) for x in stats[8:8 + ns]], "moves": int(stats[12]),
-    }
-
-
 def _cmd_simulate(args) -> int:
     import numpy as np
 
     from .rules import get_rules
+    from .simulate import SIM_CHUNK, run_simulation
 
     overrides = {} if args.players is None else {"players": args.players}
     try:
@@ -434,7 +417,7 @@ def _cmd_play(args) -> int:
         return play_game(args.variant, args.players, args.opponents, seat=args.seat, seed=args.seed,
                          resume=args.resume, analysis=args.analysis, **overrides)
     except PlayError as e:
-        raise UsageError(str(e)) from None
+        raise _usage(e, resume="--continue") from None
 
 
 # ---------------------------------------------------------------- tournament
@@ -443,6 +426,8 @@ def _cmd_tournament(args) -> int:
 
     from ._files import nearest_existing
     from .tournament import BotError, run_tournament
+
+    from .bots.spec import split_bot_specs
 
     items = [x.strip() for x in args.bots.split(",")]
     if any(not x or x.endswith(":") for x in items):
@@ -494,7 +479,7 @@ def _cmd_tournament(args) -> int:
         try:
             make_bot(b, 0)
         except (ValueError, TypeError) as e:
-            raise UsageError(str(e)) from None
+            raise _usage(e) from None
     rules = _tournament_rules(args, overrides)
     _note_idle(args, bots, rules)
     # run_tournament compiles the kernels (with the first-run message) once
@@ -516,7 +501,7 @@ def _cmd_tournament(args) -> int:
             name = f"--records {args.records}"
         raise UsageError(f"{name}: {e.strerror or e}" if name else str(e)) from None
     except (ValueError, TypeError, ImportError) as e:
-        raise UsageError(str(e)) from None
+        raise _usage(e) from None
     print(res.summary())
     if args.out:
         print(f"results: {args.out}")

@@ -401,3 +401,17 @@ runpy.run_module("dominoai", run_name="__main__", alter_sys=True)
     p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
                        text=True, timeout=300)
     assert_refused(p, "the folder .*dominoai is not the dominoai package but hides it")
+
+
+def test_library_errors_name_the_option(tmp_path, capsys):
+    """The library names its own arguments; the command line says the option."""
+    assert main(["tournament", "--variant", "block", "--bots", "easy,medium", "--resume",
+                 "--no-progress"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: --resume needs --out, the results file of "
+                                       "the run to continue\n")
+    assert main(["tune", "--variant", "block", "--bot", "hard", "--opponents", "easy",
+                 "--hands", "8", "--chunk", "9", "--no-progress"]) == 2
+    assert capsys.readouterr().err == "dominoai: error: --chunk must be between 1 and --hands (8) (got 9)\n"
+    assert main(["play", "--variant", "block", "--seat", "5"]) == 2
+    assert capsys.readouterr().err == "dominoai: error: --seat must be a seat 0..1 (got 5)\n"
+    assert not list(tmp_path.iterdir())

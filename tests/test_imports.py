@@ -4,15 +4,22 @@ fresh interpreter (``sys.modules`` at exit), and the lazy public names."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
 import dominoai
-from dominoai import _numba_cache
 
 HEAVY = ("pandas", "scipy", "pyarrow", "matplotlib")
+#: modules of the package that import no numba: the command line's parser,
+#: the rules and tiles, the engine's constants, the cache's bookkeeping
+LIGHT_MODULES = ("dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile",
+                 "dominoai._files", "dominoai.cli", "dominoai.rules", "dominoai.tiles",
+                 "dominoai.engine", "dominoai.engine.layout")
 
 
 def modules_after(code: str) -> set[str]:
@@ -43,10 +50,9 @@ def test_help_loads_no_heavy_module():
 
 
 def test_light_modules_import_no_numba():
-    """Every module :mod:`dominoai._numba_cache` counts as light imports no
-    numba, so none of them can define a kernel before the cache is set."""
+    """The parser, the rules and the engine's constants import no numba."""
     mods = modules_after("import importlib\n" + "".join(
-        f"importlib.import_module({m!r})\n" for m in sorted(_numba_cache.LIGHT_MODULES)))
+        f"importlib.import_module({m!r})\n" for m in sorted(LIGHT_MODULES)))
     assert "numba" not in mods
 
 
@@ -62,12 +68,77 @@ def test_replay_loads_no_pandas(tmp_path):
     assert not mods & {"pandas", "pyarrow", "matplotlib"}, mods
 
 
-def test_cache_directory_is_set_before_the_first_kernel():
-    code = ("import dominoai.engine.kernels, numba\n"
-            "from dominoai import _numba_cache\n"
-            "print(numba.config.CACHE_DIR == str(_numba_cache.cache_dir()))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
-    assert p.stdout.strip() == "True", p.stderr
+def test_import_changes_nothing_outside_the_package():
+    """Neither ``import dominoai`` nor loading the kernels installs an import
+    hook or changes numba's settings or the environment."""
+    code = ("import os, sys, numba\n"
+            "def seen(): return (list(sys.meta_path), list(sys.path_hooks), numba.config.CACHE_DIR, "
+            "os.environ.get('NUMBA_CACHE_DIR'))\n"
+            "before = seen()\n"
+            "import dominoai\n"
+            "after_import = seen()\n"
+            "import dominoai.engine.kernels, dominoai.bots\n"
+            "print(before == after_import, before == seen())")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert p.stdout.split() == ["True", "True"], p.stderr
+
+
+_CALLEE = "from numba import njit\n\n\n@njit(cache=True)\ndef value():\n    return {}\n"
+_CALLER = textwrap.dedent("""\
+    from pathlib import Path
+
+    from numba import njit
+
+    {fresh}
+    from .callee import value
+
+
+    @njit(cache=True)
+    def twice():
+        return 2 * value()
+    """)
+
+
+def _run_twice(tmp_path: Path, fresh: bool, cache_dir: Path | None) -> list[tuple[int, int]]:
+    """A two-module package (``caller.twice`` calls ``callee.value``) run in
+    three fresh interpreters: as written, after ``value`` changed from 1 to
+    5, and again unchanged. Returns ``(twice(), cache hits)`` per run."""
+    pkg = tmp_path / ("fresh" if fresh else "plain")
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "caller.py").write_text(_CALLER.format(fresh=(
+        "from dominoai._numba_cache import ensure_fresh\n\nensure_fresh(Path(__file__).parent)\n"
+        if fresh else "")))
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(Path(dominoai.__file__).parents[1])])
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    code = (f"from {pkg.name}.caller import twice\n"
+            "print(twice(), sum(twice.stats.cache_hits.values()))")
+    out = []
+    for v in (1, 5, 5):
+        (pkg / "callee.py").write_text(_CALLEE.format(v))
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                           env=env, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        a, b = p.stdout.split()
+        out.append((int(a), int(b)))
+    return out
+
+
+@pytest.mark.parametrize("numba_cache_dir", [False, True], ids=["beside-sources", "NUMBA_CACHE_DIR"])
+def test_a_changed_callee_recompiles_the_caller(tmp_path, numba_cache_dir):
+    """numba alone keeps the caller's stale code when only a kernel it calls
+    in another file changed; :func:`~dominoai._numba_cache.ensure_fresh`
+    drops the package's cache then, and loads it from the cache otherwise."""
+    cache = tmp_path / "numba-cache" if numba_cache_dir else None
+    plain = _run_twice(tmp_path, False, cache)
+    assert [v for v, _ in plain] == [2, 2, 2], "numba now tracks callees: the stamp may be unneeded"
+    fresh = _run_twice(tmp_path, True, cache)
+    assert [v for v, _ in fresh] == [2, 10, 10]
+    assert fresh[0][1] == 0 and fresh[1][1] == 0   # compiled: the first run, then after the change
+    assert fresh[2][1] >= 1                          # unchanged: loaded from numba's cache
 
 
 def test_lazy_public_names():
@@ -83,3 +154,151 @@ def test_lazy_public_names():
     ns: dict = {}
     exec("from dominoai import *", ns)
     assert {"Match", "run_tournament", "Rules"} <= set(ns)
+
+
+def test_the_package_stamps_its_kernel_caches():
+    """Loading the engine stamps every folder numba keeps the package's
+    kernels in with the hash of the current sources."""
+    from dominoai import _numba_cache as C
+
+    p = subprocess.run([sys.executable, "-c", "import dominoai.engine.kernels"], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    dirs = C.kernel_cache_dirs()
+    assert any("engine" in d.parts[-1] or d.parent.name == "engine" for d in dirs), dirs
+    for d in dirs:
+        assert (d / C.STAMP).read_text().strip() == C.source_hash(), d
+
+
+# ---------------------------------------------------------------- the import graph
+PACKAGE = Path(dominoai.__file__).resolve().parent
+#: function-local imports that may close a cycle: a position draws itself in
+#: a notebook through the render package, loaded when first shown
+LAZY_EDGES = {("dominoai.game", "dominoai.render"), ("dominoai.observation", "dominoai.render")}
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for f in sorted(PACKAGE.rglob("*.py")):
+        parts = list(f.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_pkg else parts)] = (f, is_pkg)
+    return out
+
+
+def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module of the package, function-local?, line)`` for every
+    import statement of a module, but those under ``if TYPE_CHECKING:``."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+
+    def visit(node, local: bool):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return
+        if isinstance(node, ast.Import):
+            out.extend((a.name, local, node.lineno) for a in node.names if a.name in mods)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            for a in node.names:
+                target = f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                if target in mods:
+                    out.append((target, local, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(tree, False)
+    return out
+
+
+def _graph() -> dict[str, dict[str, list[int]]]:
+    mods = _modules()
+    g: dict[str, dict[str, list[int]]] = {m: {} for m in mods}
+    for m, (path, is_pkg) in mods.items():
+        for target, _, line in _imports(m, path, is_pkg, mods):
+            if target != m:
+                g[m].setdefault(target, []).append(line)
+    return g
+
+
+def _cycle(g) -> list[str] | None:
+    """One cycle of the graph ``g`` (a list of modules), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(v):
+        state[v] = 1
+        stack.append(v)
+        for w in sorted(g[v]):
+            if state.get(w) == 1:
+                return stack[stack.index(w):] + [w]
+            if w not in state:
+                found = dfs(w)
+                if found:
+                    return found
+        state[v] = 2
+        stack.pop()
+        return None
+
+    for v in sorted(g):
+        if v not in state:
+            found = dfs(v)
+            if found:
+                return found
+    return None
+
+
+def test_the_graph_finds_a_cycle():
+    g = {"a": {"b": [1]}, "b": {"c": [1]}, "c": {"a": [1]}, "d": {"a": [1]}}
+    assert _cycle(g) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b": [1]}, "b": {}}) is None
+
+
+def test_no_import_cycle():
+    """Every import of the package, at module level or inside a function,
+    makes an acyclic graph once the notebook's lazy pictures are left out."""
+    g = _graph()
+    for a, b in LAZY_EDGES:
+        assert b in g[a], (a, b)   # still lazy and still needed: else drop it from the list
+        del g[a][b]
+    assert _cycle(g) is None, " -> ".join(_cycle(g))
+
+
+def test_no_library_module_imports_the_command_line():
+    g = _graph()
+    users = sorted(m for m, targets in g.items() if "dominoai.cli" in targets and m != "dominoai.__main__")
+    assert users == []
+
+
+#: where the package imports its own modules inside a function, and why: to
+#: keep a light entry light (the command line, the warm-up and the pictures load numba,
+#: pandas, scipy or matplotlib only for the command or step that needs them;
+#: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
+#: for its statistics only), and the notebook's pictures
+LAZY_IMPORTERS = {
+    "dominoai.cli": "the command line: --help imports no numba",
+    "dominoai._compile": "no numba until a warm-up step runs",
+    "dominoai.plots": "matplotlib figures of results: pandas and scipy when drawn",
+    "dominoai.tune.plots": "matplotlib figures of a study",
+    "dominoai.tune.objective": "the tournament (pandas) when a trial plays",
+    "dominoai.tune.validation": "the tournament's statistics (scipy) when validating",
+    "dominoai.tournament.storage": "the statistics (scipy) when a summary is asked for",
+    "dominoai.render": "the viewer (records, numba) on first use: drawing loads no numpy",
+    "dominoai.render.position": "the game facade (numba) when a position is drawn",
+    "dominoai.render.viewer": "the records (numba) when a record is drawn",
+    "dominoai.render.commands": "the records (numba) when a command runs",
+    "dominoai.game": "the render package in _repr_svg_",
+    "dominoai.observation": "the render package in _repr_svg_",
+}
+
+
+def test_function_local_imports_are_lazy_ones():
+    mods = _modules()
+    local = sorted({m for m, (path, is_pkg) in mods.items()
+                    if any(is_local for _, is_local, _ in _imports(m, path, is_pkg, mods))})
+    assert set(local) <= set(LAZY_IMPORTERS), sorted(set(local) - set(LAZY_IMPORTERS))

@@ -480,7 +480,7 @@ def test_bad_options(tmp_path):
         run_game(tmp_path, ONES, variant="nope")
     with pytest.raises(PlayError, match="unknown bot 'nobot'"):
         run_game(tmp_path, ONES, opponents="nobot")
-    with pytest.raises(PlayError, match="--seat must be a seat 0..1"):
+    with pytest.raises(PlayError, match="seat must be a seat 0..1"):
         run_game(tmp_path, ONES, seat=2)
     with pytest.raises(PlayError, match=r"kozel: players must be 4 \(got 2\)"):
         run_game(tmp_path, ONES, variant="kozel", players=2)

@@ -820,3 +820,41 @@ def test_a_pair_listed_twice_is_named_as_the_user_wrote_it():
         check_bots([("hard", "insane"), ("hard", "insane:worlds=600")], get_rules("kozel"))
     assert str(e.value).startswith("bot ('hard', 'insane:worlds=600') is listed twice "
                                    "(the same bot as ('hard', 'insane') under kozel")
+
+
+# ---------------------------------------------------------------- the settings as one value
+def test_tournament_spec_is_checked_once_and_frozen(tmp_path):
+    import dataclasses
+
+    from dominoai.errors import InputError
+    from dominoai.tournament import TournamentSpec
+
+    (tmp_path / "d.csv").mkdir()
+    spec = TournamentSpec("block", ["easy", "medium"], hands=3, seed=4, progress=False)
+    assert spec.bots == ("easy", "medium") and spec.mode == "hands" and spec.deals == 3
+    assert spec.rules == get_rules("block")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.hands = 5
+    by_spec = run_tournament(spec)
+    by_words = run_tournament("block", ["easy", "medium"], hands=3, seed=4, progress=False)
+    pdt.assert_frame_equal(by_spec.hands.drop(columns="time"), by_words.hands.drop(columns="time"))
+    assert by_spec.provenance["command"] == by_words.provenance["command"] == (
+        "run_tournament(variant='block', bots=['easy', 'medium'], hands=3, seed=4, progress=False)")
+    with pytest.raises(TypeError, match="give no other argument"):
+        run_tournament(spec, hands=4)
+    # each bad argument is named by its field, worded with the argument's name
+    bad = [(dict(jobs=0), "jobs", "jobs must be a positive number of processes or -1 (got 0)"),
+           (dict(jobs=True), "jobs", "jobs must be a positive number of processes or -1 (got True)"),
+           (dict(hands=0), "hands", "hands must be an integer of at least 1 (got 0)"),
+           (dict(matches=2.0), "matches", "matches must be an integer of at least 1 (got 2.0)"),
+           (dict(seed=-1), "seed", "seed must be an integer of at least 0 (got -1)"),
+           (dict(resume=True), "resume", "resume needs out, the results file of the run to continue"),
+           (dict(out=tmp_path / "d.csv"), "out", f"{tmp_path / 'd.csv'} is a directory; out names the results"),
+           (dict(analysis=True), "analysis", "analysis is stored in the records: give a records directory"),
+           (dict(scheduler="tcp://x:1"), "scheduler", "a scheduler address needs backend 'dask' or 'ray'")]
+    for kw, field, text in bad:
+        with pytest.raises(InputError) as e:
+            TournamentSpec("block", ["easy", "medium"], **kw)
+        assert e.value.field == field and str(e.value).startswith(text), (kw, str(e.value))
+    with pytest.raises(ValueError, match="unknown bot 'nosuch'"):
+        TournamentSpec("block", ["easy", "nosuch"])

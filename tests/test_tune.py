@@ -1,4 +1,4 @@
-"""The tuner (issue 11): the space from the bots' declarations, a planted
+"""The tuner: the space from the bots' declarations, a planted
 optimum, resume after SIGKILL, determinism over jobs, every bad input.
 
 Sizes are tiny: insane in Block against easy, where 200 worlds beat one
@@ -356,3 +356,38 @@ def test_verdict_line_says_worse_when_the_interval_is_below_zero():
     even = _line("insane:worlds=25", -0.2, -1.1, 0.7, 1000, False, 1, 0.95)
     assert even.endswith(": not significantly better: keep the defaults")
     assert _line("insane:worlds=400", 0.9, 0.2, 1.6, 1000, True, 1, 0.95).endswith(": better")
+
+
+# ---------------------------------------------------------------- the settings as one value
+def test_study_spec_is_checked_once_and_frozen(tmp_path):
+    import dataclasses
+
+    from dominoai.errors import InputError
+    from dominoai.tune import StudySpec
+
+    spec = StudySpec(**PLANT, trials=2, hands=10)
+    assert spec.opponents == ("easy",) and spec.chunk == 2 and list(spec.dims) == ["worlds"]
+    assert spec.ident["hands"] == 10 and spec.ident["opponents"] == ["easy"]
+    assert StudySpec(opponents="easy, hard:seed=3").opponents == ("easy", "hard:seed=3")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.trials = 3
+    with pytest.raises(TypeError, match="give no other argument"):
+        tune(spec, trials=3)
+    bad = [(dict(trials=0), "trials", "trials must be an integer of at least 1 (got 0)"),
+           (dict(hands=True), "hands", "hands must be an integer of at least 2 (got True)"),
+           (dict(validate_hands=-1), "validate_hands", "validate_hands must be an integer of at least 0"),
+           (dict(jobs=-2), "jobs", "jobs must be a positive number of processes or -1 (got -2)"),
+           (dict(hands=8, chunk=9), "chunk", "chunk must be between 1 and hands (8) (got 9)"),
+           (dict(max_ms=0), "max_ms", "max_ms must be a positive number of milliseconds (got 0)"),
+           (dict(opponents=""), "opponents", "opponents needs at least one bot spec"),
+           (dict(opponents="easy,easy"), "opponents", "opponents lists a bot twice (easy, easy)"),
+           (dict(out="t.txt"), "out", "out t.txt: the trials table must end in .csv or .parquet"),
+           (dict(study="s.txt"), "study", "study s.txt: the study is an SQLite file: end it in .db"),
+           (dict(space="worlds=9..3"), "space", "space worlds=9..3: the range is empty or inverted"),
+           (dict(fix="worlds"), "fix", "fix worlds: write NAME=VALUE")]
+    for kw, field, text in bad:
+        with pytest.raises(InputError) as e:
+            StudySpec(**{**PLANT, "space": "", "fix": "", **kw})
+        assert e.value.field == field and str(e.value).startswith(text), (kw, str(e.value))
+    # the command line names the option instead
+    assert e.value.worded(lambda f: "--" + f) == "--fix worlds: write NAME=VALUE"

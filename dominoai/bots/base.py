@@ -8,8 +8,15 @@ cheat for upper-bound studies (``omniscient``): it declares
 ``act_with_state(observation, state)`` instead, with a copy of the true
 engine state (``needs_state`` is the only signal; a harness does not look
 for the method). ``make_bot("insane:worlds=400,seed=3")``
-builds a registered bot from a spec string; parameters are typed and
-validated against the bot's ``PARAMS``.
+builds a registered bot from a spec string (the grammar:
+:mod:`dominoai.bots.spec`); parameters are typed and validated against the
+bot's ``PARAMS``.
+
+Bots of other packages, and of dominoai's optional extras, are *plug-ins*:
+declared as entry points of the group ``dominoai.bots``
+(``[project.entry-points."dominoai.bots"]`` in a ``pyproject.toml``,
+``name = "module:attribute"``) or by :func:`register_plugin`, and imported
+the first time a spec names them. This module knows no plug-in by name.
 
 >>> bot = make_bot("easy:seed=1")
 >>> bot.spec
@@ -31,9 +38,10 @@ import numpy as np
 
 from ..game import Move
 from ..observation import Observation
+from .spec import parse_spec
 
-__all__ = ["Bot", "BaseBot", "Param", "register_bot", "make_bot", "bot_names", "bot_params", "parse_spec",
-           "BOTS"]
+__all__ = ["Bot", "BaseBot", "Param", "register_bot", "register_plugin", "plugins", "make_bot", "bot_names",
+           "bot_params", "parse_spec", "BOTS", "ENTRY_POINT_GROUP"]
 
 
 @runtime_checkable
@@ -235,28 +243,65 @@ def register_bot(name: str, factory: Callable[..., Bot] | None = None):
     return deco(factory) if factory is not None else deco
 
 
-#: bots of the optional ``interop`` extra (issue 12): registered when
-#: :mod:`dominoai.interop` is imported, which happens on first use of a name
-PEER_BOTS = ("ismcts", "mcts", "pydominoes-pab", "pydominoes-omniscient", "pydominoes-bota-gorda",
-             "pydominoes-counter", "pydominoes-random")
+#: the entry-point group through which other packages (and dominoai's own
+#: optional extras) offer bots: ``name = "module:attribute"``, the attribute
+#: a bot class or factory (importing the module may register it too)
+ENTRY_POINT_GROUP = "dominoai.bots"
+_PLUGINS: dict[str, str] = {}           # name -> "module:attribute", from register_plugin
+_ENTRY_POINTS: dict[str, str] | None = None  # the same from the installed packages' metadata, read once
 
 
-def _load_peers(name: str) -> None:
-    """Import :mod:`dominoai.interop` (registering the peer bots) when ``name``
-    is one of :data:`PEER_BOTS` and not registered yet.
+def register_plugin(name: str, target: str) -> None:
+    """Declare a bot that loads on first use: ``target`` is
+    ``"module:attribute"``, as an entry point of the group
+    :data:`ENTRY_POINT_GROUP` writes it (one declared here wins over an
+    installed entry point of the same name).
 
-    :raises ValueError: the optional libraries are not installed.
+    :raises ValueError: a bad name, or ``target`` not ``module:attribute``.
     """
-    if name in BOTS or name not in PEER_BOTS:
+    if not name or ":" in name or "," in name:
+        raise ValueError(f"bad bot name {name!r}")
+    module, colon, attr = str(target).partition(":")
+    if not (module.strip() and colon and attr.strip()):
+        raise ValueError(f"bot {name!r}: write its target as module:attribute (got {target!r})")
+    _PLUGINS[name] = target
+
+
+def plugins() -> dict[str, str]:
+    """Every bot that loads on first use, ``{name: "module:attribute"}``:
+    the entry points of :data:`ENTRY_POINT_GROUP` of the installed packages
+    and those declared by :func:`register_plugin`."""
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        from importlib.metadata import entry_points
+        _ENTRY_POINTS = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return {**_ENTRY_POINTS, **_PLUGINS}
+
+
+def _load_plugin(name: str) -> None:
+    """Import the plug-in bot ``name`` (see :func:`plugins`) when it is not
+    registered yet; register what its target names unless importing it did.
+
+    :raises ValueError: the plug-in cannot be imported (the message ends
+        with the plug-in's own ImportError, which names what to install).
+    """
+    if name in BOTS:
         return
+    target = plugins().get(name)
+    if target is None:
+        return
+    import importlib
+    module, _, attr = target.partition(":")
     try:
-        import dominoai.interop  # noqa: F401  (registers the peer bots)
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ValueError(f"bot {name!r} needs the optional interop extra "
-                         f"(pip install -e '.[interop]'): {e}") from None
+        obj = importlib.import_module(module.strip())
+        for part in attr.strip().split("."):
+            obj = getattr(obj, part)
+    except ImportError as e:
+        raise ValueError(f"bot {name!r} cannot be loaded from {target}: {e}") from None
+    except AttributeError:
+        raise ValueError(f"bot {name!r}: {target} names nothing") from None
     if name not in BOTS:
-        missing = "open_spiel" if name in ("ismcts", "mcts") else "dominoes==6.1"
-        raise ValueError(f"bot {name!r} needs {missing} (pip install -e '.[interop]')")
+        register_bot(name, obj)
 
 
 def nearest_hint(name, names) -> str:
@@ -267,17 +312,17 @@ def nearest_hint(name, names) -> str:
 
 
 def _unknown_bot(name: str) -> ValueError:
-    """The error for a bot name that is neither registered nor a peer bot:
+    """The error for a bot name that is neither registered nor a plug-in:
     it lists both."""
-    peers = [p for p in PEER_BOTS if p not in BOTS]
-    more = f"; peer bots (the interop extra): {', '.join(peers)}" if peers else ""
+    later = sorted(p for p in plugins() if p not in BOTS)
+    more = f"; plug-in bots (loaded on first use): {', '.join(later)}" if later else ""
     hint = "; parameters go after ':' (insane:worlds=400)" if "=" in name and ":" not in name else ""
     return ValueError(f"unknown bot {name!r}{hint}; bots are: {', '.join(bot_names())}{more}")
 
 
 def bot_names() -> list[str]:
-    """The registered bots' names, sorted (peer bots once :mod:`dominoai.interop`
-    is imported; :data:`PEER_BOTS` lists them)."""
+    """The registered bots' names, sorted (a plug-in once it is loaded;
+    :func:`plugins` lists them all)."""
     return sorted(BOTS)
 
 
@@ -288,31 +333,10 @@ def bot_params(name: str) -> dict[str, Param]:
 
     :raises ValueError: an unknown bot (listing the registered ones).
     """
-    _load_peers(name)
+    _load_plugin(name)
     if name not in BOTS:
         raise _unknown_bot(name)
     return dict(getattr(BOTS[name], "PARAMS", {}) or {})
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"insane:worlds=400,seed=3"`` -> ``("insane", {"worlds": "400", "seed": "3"})``.
-
-    :raises ValueError: an empty name or a parameter not written ``key=value``.
-    """
-    name, _, rest = str(spec).strip().partition(":")
-    name = name.strip()
-    if not name:
-        raise ValueError(f"empty bot spec {spec!r}")
-    params: dict[str, str] = {}
-    if rest.strip():
-        for item in rest.split(","):
-            k, eq, v = item.partition("=")
-            if not eq or not k.strip():
-                raise ValueError(f"bot spec {spec!r}: write parameters as key=value, got {item!r}")
-            if k.strip() in params:
-                raise ValueError(f"bot spec {spec!r}: parameter {k.strip()} given twice")
-            params[k.strip()] = v.strip()
-    return name, params
 
 
 def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
@@ -327,7 +351,7 @@ def make_bot(spec: "str | Bot", seed: int | None = None) -> Bot:
             return spec
         raise ValueError(f"not a bot spec: {spec!r}")
     name, params = parse_spec(spec)
-    _load_peers(name)
+    _load_plugin(name)
     if name not in BOTS:
         raise _unknown_bot(name)
     if "seed" in params:

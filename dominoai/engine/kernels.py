@@ -14,6 +14,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from .._numba_cache import ensure_fresh
 from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, ERR_BAD_END, ERR_END_CLOSED, ERR_HAND_OVER,
@@ -32,6 +33,10 @@ from .layout import (
     ST_BLOCKED, ST_CUT, ST_DOMINO, ST_PLAYING, TARGET_REACH_LOSES, TIE_LEADER_ORDER,
     WIN_LIGHTEST,
 )
+
+# numba checks only a kernel's own file: remove the package's cached kernels when
+# any of its sources changed, before a kernel is compiled or loaded
+ensure_fresh()
 
 _HIGH = TILE_HIGH.copy()
 _LOW = TILE_LOW.copy()

@@ -1,9 +1,11 @@
-"""Interop with the field (issue 12; docs/interop.md): OpenSpiel games and
-search bots (:mod:`.openspiel`), a PettingZoo environment (:mod:`.pettingzoo`)
-and the ``dominoes`` package's players as bots (:mod:`.pydominoes`).
+"""Interop with the field (docs/interop.md): OpenSpiel games and search
+bots (:mod:`.openspiel`), a PettingZoo environment (:mod:`.pettingzoo`) and
+the ``dominoes`` package's players as bots (:mod:`.pydominoes`).
 
-Importing this package registers the peer bots whose library is installed
-(``ismcts``, ``mcts``, ``pydominoes-*``) in :mod:`dominoai.bots`; each
+The bots (``ismcts``, ``mcts``, ``pydominoes-*``) are plug-ins: the package
+declares them as entry points of the group ``dominoai.bots``, so a spec that
+names one imports its module on first use (:func:`dominoai.bots.plugins`).
+Importing this package registers those whose library is installed; each
 submodule raises ImportError naming the ``interop`` extra when its library
 is missing. Nothing here is imported by ``import dominoai``.
 """

@@ -36,10 +36,12 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("dominoai.interop.openspiel needs open_spiel: pip install 'dominoai[interop]'") from e
 
 from dominoai.bots.base import BaseBot, Param, register_bot
+from dominoai.bots.worlds import Belief
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
 from dominoai.engine.observe import (O_SIZE, O_HAND, O_LINE, O_UNSEEN, O_VOID, observe_into)
 from dominoai.moves import Move, events_from_rows
+from dominoai.observation import Observation
 from dominoai.rules import PRESETS, get_rules
 from dominoai.tiles import N_TILES, Tile
 
@@ -357,8 +359,6 @@ class DominoState(pyspiel.State):
             cache = {}
         ent = cache.get(key)
         if ent is None:
-            from dominoai.bots.worlds import Belief
-            from dominoai.observation import Observation
             if len(cache) >= 256:
                 cache.clear()
             obs = Observation(self.g.rules, self.observation_array(player_id), self.event_rows(), self.rv)
@@ -433,7 +433,6 @@ def state_from_observation(game: DominoGame, obs, seed=None) -> DominoState:
     """
     if obs.rules != game.rules:
         raise ValueError(f"the observation is of {obs.rules.preset}, the game of {game.rules.preset}")
-    from dominoai.bots.worlds import Belief
     b = Belief(obs, inference=True)
     worlds, w = b.sample(1 if b.unweighted else 16, seed=seed)
     k = 0

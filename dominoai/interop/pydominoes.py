@@ -38,6 +38,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
                       "pip install 'dominoai[interop]'") from e
 
 from dominoai.bots.base import BaseBot, Param, register_bot
+from dominoai.bots.worlds import Belief
 from dominoai.engine import layout as L
 from dominoai.engine.observe import O_HAND
 from dominoai.rules import get_rules
@@ -149,7 +150,6 @@ class PyDominoesBot(BaseBot):
         hands = [0] * observation.rules.players
         hands[observation.seat] = int(observation.array[O_HAND])
         if observation.my_turn and len(observation.legal_codes()) > 1:
-            from dominoai.bots.worlds import Belief
             world = Belief(observation).sample(1, seed=int(self.rng.integers(2**62)))[0][0]
             for s in range(observation.rules.players):
                 if s != observation.seat:

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..bots.simple import immediate_points
 from ..game import END_NAMES, Hand, Match, Move
+from ..observation import O_CARRY
+from ..render.layout import line_layout
+from ..render.textdraw import line_text
 from ..rules import Rules
+from .stats import hands_won
 
 __all__ = ["TableView", "unit_label", "plural", "TABLE_WIDTH"]
 
@@ -99,8 +104,6 @@ class TableView:
         :data:`TABLE_WIDTH` units wide, so that it fits 80 columns. A tile
         along a row reads ``[ 6|4 ]``, one standing up ``[6]`` over ``[4]``,
         the tile laid last has braces."""
-        from ..render.layout import line_layout
-        from ..render.textdraw import line_text
         if not hand.line:
             return ["(empty: the first tile leads)"]
         return line_text(line_layout(hand.events, hand.spinner, width=TABLE_WIDTH))
@@ -136,7 +139,6 @@ class TableView:
 
     def carry(self) -> int:
         """Kozel's eggs: points carried into the next hand (0 elsewhere)."""
-        from ..observation import O_CARRY
         h = self.match.current
         return int(h.observe(self.seat).array[O_CARRY]) if h is not None else 0
 
@@ -198,7 +200,6 @@ class TableView:
         """What each of ``moves`` scores at once (the ends; 0 for a replacement)."""
         if self.rules.end_scoring == "none":
             return [0] * len(moves)
-        from ..bots.simple import immediate_points
         obs = hand.observe(self.seat)
         st = obs.engine_state()
         rv = obs.rules_vector
@@ -298,7 +299,6 @@ class TableView:
         """The end of the match: who won, the final score, the hands won.
         Returns the human's outcome for the stats: ``"wins"``, ``"losses"``
         or ``"draws"``."""
-        from .stats import hands_won
         r = self.rules
         m = self.match
         w = m.winner

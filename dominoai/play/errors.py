@@ -8,12 +8,19 @@ stops), :class:`BotFailed` (a bot failed; the match is kept), :class:`Retry`
 
 from __future__ import annotations
 
-__all__ = ["PlayError", "Stop", "BotFailed", "Retry"]
+from ..errors import InputError
+
+__all__ = ["PlayError", "PlayInputError", "Stop", "BotFailed", "Retry"]
 
 
 class PlayError(ValueError):
     """A game that cannot start or go on (bad options, no saved match, an
     unreadable save, a data directory that cannot be written): one line."""
+
+
+class PlayInputError(InputError, PlayError):
+    """A :class:`PlayError` for a bad argument of :func:`~dominoai.play.play_game`,
+    naming it (an :class:`~dominoai.errors.InputError`: ``field``, ``value``)."""
 
 
 class Stop(Exception):

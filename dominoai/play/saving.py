@@ -24,6 +24,8 @@ from pathlib import Path
 from .._files import atomic_write_text
 
 from ..game import Match
+from ..records import RecordError, dumps_record, load_record, match_from_record, record_from_match
+from ..tournament.loop import add_analysis
 from .errors import PlayError
 
 __all__ = ["ENV_DATA_DIR", "MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "saved_analyses", "RESUME_HINT", "user_data_path",
@@ -68,8 +70,6 @@ def save_match(path: Path, match: Match, meta: dict, analyses: list | None = Non
 
     :raises PlayError: the file cannot be written.
     """
-    from ..records import dumps_record, record_from_match
-    from ..tournament.loop import add_analysis
     seat = int(meta["seat"])
     seats = ["you" if s == seat else meta["bots"][s] for s in range(match.rules.players)]
     rec = record_from_match(match, seats)
@@ -97,7 +97,6 @@ def load_saved(path: Path, seed: "int | None", new_seed) -> tuple[Match, dict]:
     :raises PlayError: no saved match, an unreadable record, a record without
         a valid ``"play"`` entry, or one that does not replay.
     """
-    from ..records import RecordError, load_record, match_from_record
     if not path.exists():
         raise PlayError(f"no saved match to continue (looked for {path}); start one with `dominoai play`")
     try:

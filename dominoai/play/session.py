@@ -21,11 +21,14 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ..bots import make_bot
+from ..bots.spec import join_spec_params, parse_spec
 from ..game import Hand, Match
+from ..records import load_record
 from ..rules import get_rules
 from ..tournament.loop import analysis_of, decide
 from .display import TableView
-from .errors import BotFailed, PlayError, Retry, Stop
+from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
 from .saving import (LAST_MATCH_FILE, MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match,
                      saved_analyses, user_data_path)
@@ -44,7 +47,6 @@ def partner_spec(opponents: str) -> str:
     >>> partner_spec("easy"), partner_spec("medium:seed=3"), partner_spec("insane")
     ('hard', 'hard', 'insane')
     """
-    from ..bots import parse_spec
     name, _ = parse_spec(opponents)
     return "hard" if name in ("easy", "medium") else opponents
 
@@ -196,10 +198,8 @@ class Session:
 
 def setup_new(variant, players, opponents, seat, seed, overrides,
               analysis: bool = False) -> tuple[Match, dict]:
-    from ..bots import make_bot
     variant = DEFAULT_VARIANT if variant is None else variant
     opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
-    from ..cli import join_spec_params
     opponents = join_spec_params(opponents)      # 'insane:worlds=400+exact=0', as the tournament
     if players is not None:
         overrides = {"players": players, **overrides}
@@ -209,7 +209,7 @@ def setup_new(variant, players, opponents, seat, seed, overrides,
         raise PlayError(str(e)) from None
     seat = 0 if seat is None else seat
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
-        raise PlayError(f"--seat must be a seat 0..{rules.players - 1} (got {seat!r})")
+        raise PlayInputError("seat", seat, f"$seat must be a seat 0..{rules.players - 1} (got {seat!r})")
     seed = _new_seed() if seed is None else int(seed)
     partner = partner_spec(opponents) if rules.partnerships else None
     try:
@@ -256,7 +256,6 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
     :raises PlayError: bad options, no saved match to continue, an
         unreadable save, or a save that cannot be written.
     """
-    from ..bots import make_bot
     out = sys.stdout if stdout is None else stdout
     if stdin is None:
         stdin = sys.stdin
@@ -273,7 +272,6 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
                                 ("--seat", seat)) if v is not None] + [f"--{k}" for k in rules_overrides]
         if analysis and not meta.get("analysis"):
             given.append("--analysis")
-        from ..records import load_record
         analyses = saved_analyses(load_record(path))
     else:
         match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides, analysis)

@@ -13,6 +13,7 @@ import json
 import os
 from pathlib import Path
 
+from ..bots.spec import parse_spec
 from ..game import Match
 from ..rules import PRESETS, Rules, get_rules
 from .saving import atomic_write
@@ -33,7 +34,6 @@ def level_name(spec: str) -> str:
     >>> level_name("insane:seed=4,worlds=50"), level_name(" hard ")
     ('insane:worlds=50', 'hard')
     """
-    from ..bots import parse_spec
     name, params = parse_spec(spec)
     params.pop("seed", None)
     return name + (":" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) if params else "")

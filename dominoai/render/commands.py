@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import InputError
+
 __all__ = ["render_command", "view_command"]
 
 
 def _prefixed(e, name: str):
+    """The error ``e`` with the file's ``name`` in front (once)."""
+    if isinstance(e, InputError):
+        text = e.text if e.text.startswith(f"{name}: ") else f"{name}: {e.text}"
+        return InputError(e.field, e.value, text, *e.fields[1:])
     from ..records import RecordError
     msg = str(e)
     return RecordError(msg if msg.startswith(f"{name}: ") else f"{name}: {msg}")
@@ -26,16 +32,17 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
 
     :raises RecordError: ``"FILE: hand H, move M: why"`` (see
         :func:`~dominoai.render.viewer.render_record`).
+    :raises InputError: ``"FILE: seat must be a seat 0..N (got S)"``.
     """
     from ..records import RecordError
     from .viewer import render_record, write_atomic
     try:
         text = render_record(file, hand, move, seat)
-    except RecordError as e:
+    except (RecordError, InputError) as e:
         raise _prefixed(e, str(file)) from None
-    except ValueError as e:  # a seat not at the table
-        msg = str(e).replace("perspective must be a seat", "--seat must be a seat").replace(" or None", "")
-        raise RecordError(f"{file}: {msg}") from None
+    except ValueError as e:  # a seat not at the table (position_of names it "perspective")
+        msg = str(e).replace("perspective must be a seat", "$seat must be a seat").replace(" or None", "")
+        raise InputError("seat", seat, f"{file}: {msg}") from None
     return _write(write_atomic, out, text)
 
 
@@ -53,6 +60,7 @@ def view_command(path, out, seat: int | None = None) -> list:
     ``out`` as their index. Returns the paths written.
 
     :raises RecordError: one line naming the file and the problem.
+    :raises InputError: a seat not at the table (naming ``seat``).
     """
     from ..records import RecordError
     from .viewer import write_index, write_viewer
@@ -60,9 +68,9 @@ def view_command(path, out, seat: int | None = None) -> list:
     if p.is_dir():
         try:
             return _write(lambda o: write_index(p, o, seat), out)
-        except RecordError as e:
+        except (RecordError, InputError) as e:
             raise _prefixed(e, str(p)) from None
     try:
         return [_write(lambda o: write_viewer(p, o, seat), out)]
-    except RecordError as e:
+    except (RecordError, InputError) as e:
         raise _prefixed(e, str(p)) from None

@@ -29,6 +29,7 @@ import os
 from pathlib import Path
 
 from .._files import atomic_write_text
+from ..errors import InputError
 
 from .position import position_of
 from .svgdraw import DEFS, STYLE, svg_of_position
@@ -125,7 +126,8 @@ def record_frames(source, seat: int | None = None) -> dict:
     tiles face up, the others face down); None shows all face up.
 
     :raises RecordError: as :func:`dominoai.records.replay`, or a bad
-        ``analysis`` (see :func:`split_analysis`); a seat not at the table.
+        ``analysis`` (see :func:`split_analysis`).
+    :raises InputError: a seat not at the table (naming ``seat``).
     """
     from ..game import Match, Move
     RecordError = _record_error()
@@ -133,7 +135,7 @@ def record_frames(source, seat: int | None = None) -> dict:
     rec = res.record
     r = rec.rules
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < r.players):
-        raise RecordError(f"--seat must be a seat 0..{r.players - 1} (got {seat})")
+        raise InputError("seat", seat, f"$seat must be a seat 0..{r.players - 1} (got {seat})")
     m = Match(r, seed=0)
     frames = []
     for hi, (hr, played) in enumerate(zip(rec.hands, res.match.hands), 1):

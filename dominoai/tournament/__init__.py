@@ -18,7 +18,8 @@
 - :mod:`.storage`: the tables' schemas, part files, the manifest, results
   files and their provenance, :class:`TournamentResult` and
   :func:`load_results`;
-- :mod:`.run`: :func:`run_tournament` (joblib backends, resume) and
+- :mod:`.run`: :class:`TournamentSpec` (a tournament's settings, checked
+  once), :func:`run_tournament` (joblib backends, resume) and
   :func:`reproduce`;
 - :mod:`.stats`: Wilson intervals, the paired duplicate interval, ratings.
 
@@ -31,7 +32,7 @@ from __future__ import annotations
 import importlib
 
 _WHERE = {
-    "run_tournament": "run", "BotError": "run", "reproduce": "run",
+    "run_tournament": "run", "TournamentSpec": "run", "BotError": "run", "reproduce": "run",
     "TournamentResult": "storage", "load_results": "storage", "read_provenance": "storage",
     "analysis_of": "loop", "decision_positions": "loop",
     "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
@@ -42,7 +43,7 @@ _WHERE = {
 }
 
 __all__ = [
-    "run_tournament", "TournamentResult", "load_results", "read_provenance", "BotError", "BotFailure",
+    "run_tournament", "TournamentSpec", "TournamentResult", "load_results", "read_provenance", "BotError", "BotFailure",
     "reproduce", "play_hand", "play_match", "decide", "analysis_of", "decision_positions",
     "Schedule", "Table", "make_schedule", "pairings", "rotations", "seating",
     "wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry", "ratings",

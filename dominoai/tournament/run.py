@@ -59,18 +59,27 @@ and so does the returned :class:`TournamentResult` (``result.provenance``).
 from __future__ import annotations
 
 import contextlib
+import importlib
+import inspect
 import json
 import re
 import shutil
 import tempfile
 import time
 import warnings
+from dataclasses import MISSING, dataclass, field, fields
+from functools import partial
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from ..bots.base import BOTS, make_bot, parse_spec
+from tqdm import tqdm
+
+from .._compile import warm_up_tournament
+from ..bots.base import BOTS, make_bot
+from ..bots.spec import parse_spec
+from ..errors import InputError, check_int, check_jobs
 from ..game import Match
-from ..records import dumps_record
+from ..records import dumps_record, load_record
 from ..rules import Rules, get_rules
 from .loop import BotFailure, decide, play_hand, play_match, run_batch
 from .schedule import make_schedule
@@ -79,7 +88,7 @@ from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, 
                       read_parts, results_format, to_arrow, write_manifest, write_part, write_table)
 
 __all__ = [
-    "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
+    "TournamentSpec", "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
     "run_tournament", "load_results", "reproduce",
 ]
 
@@ -179,7 +188,6 @@ def _warm_up(rules: Rules, specs: list[str], progress: bool) -> None:
     they are cached on disk before the workers load them, with one line and a
     progress bar when this version of the code compiles for the first time
     (:func:`dominoai._compile.warm_up_tournament`)."""
-    from .._compile import warm_up_tournament
     warm_up_tournament(rules, specs, progress=progress)
 
 
@@ -202,31 +210,14 @@ def _fail(f: dict, records: Path | None, out: Path | None) -> BotError:
     return BotError(msg, f["bot"], f["seat"], f["deal_seed"], path, error)
 
 
-def _python_call(given: dict, overrides: dict) -> str:
-    """The Python call of :func:`run_tournament` with the arguments that
-    differ from its defaults, as text (the provenance's ``command``)."""
-    import inspect
-    sig = inspect.signature(run_tournament)
-    parts = []
-    for name, value in given.items():
-        default = sig.parameters[name].default
-        if isinstance(value, tuple) and name == "bots":
-            value = list(value)
-        if default is inspect.Parameter.empty or value != default or name == "variant":
-            if isinstance(value, Path):
-                value = str(value)
-            parts.append(f"{name}={value!r}")
-    parts += [f"{k}={v!r}" for k, v in overrides.items()]
-    return f"run_tournament({', '.join(parts)})"
+# ------------------------------------------------------------------ the tournament's settings
+_LOCAL_BACKENDS = (None, "loky", "multiprocessing", "threading")
 
 
-def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "medium"),
-                   players: int | None = None, hands: int = 100, matches: int | None = None,
-                   jobs: int = 1, seed: int = 0, out=None, records=None, resume: bool = False,
-                   backend: str | None = None, scheduler: str | None = None, progress: bool = True,
-                   batch_units: int | None = None, analysis: bool = False, command: str | None = None,
-                   **rules_overrides) -> TournamentResult:
-    """Play a tournament of ``bots`` and return its tables and statistics.
+@dataclass(frozen=True)
+class TournamentSpec:
+    """Everything a tournament is: what :func:`run_tournament` takes,
+    checked once when made.
 
     :param variant: a preset name (or :class:`Rules`); ``players`` and
         ``rules_overrides`` adjust it (:func:`~dominoai.rules.get_rules`).
@@ -249,113 +240,243 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         local cluster started).
     :param progress: show a progress bar (hands/s, ETA) on stderr.
     :param batch_units: (table, deal) units per batch (default: about 64
-        hands or 8 matches, at most ~200 batches).
+        hands or 8 matches, at most ~200 batches; a resumed run keeps its own).
     :param analysis: with ``records``, store each searched decision's move
         values in the records (``"analysis"`` on the move: see
         :func:`~dominoai.tournament.loop.analysis_of`; docs/render.md).
     :param command: the command line to record in the provenance (the CLI
-        passes ``sys.argv``); None records this Python call.
-    :raises ValueError: bad arguments (unknown preset, bot, parameter,
-        output extension), or ``<out>.parts/`` exists without ``resume``, or
-        belongs to a different tournament, or ``analysis`` without ``records``.
+        passes ``sys.argv``); None records the Python call.
+    :param rules_overrides: :class:`Rules` fields that change the preset.
+    :raises InputError: (a ValueError naming the argument) a count out of
+        range, ``analysis`` without ``records``, ``resume`` without ``out``,
+        ``out`` a directory, a ``scheduler`` without a cluster backend.
+    :raises ValueError: an unknown preset, bot, parameter or backend, a
+        backend whose library is missing, an ``out`` not ``.parquet`` or
+        ``.csv``.
+
+    After checking, ``rules``, ``mode`` (``"hands"`` or ``"matches"``) and
+    ``deals`` (per table) are set.
+    """
+
+    variant: "str | Rules" = "draw"
+    bots: Sequence = ("easy", "medium")
+    players: int | None = None
+    hands: int = 100
+    matches: int | None = None
+    jobs: int = 1
+    seed: int = 0
+    out: "str | Path | None" = None
+    records: "str | Path | None" = None
+    resume: bool = False
+    backend: str | None = None
+    scheduler: str | None = None
+    progress: bool = True
+    batch_units: int | None = None
+    analysis: bool = False
+    command: str | None = None
+    rules_overrides: Mapping[str, Any] = field(default_factory=dict)
+    rules: Rules = field(init=False, repr=False, compare=False)
+    mode: str = field(init=False, repr=False, compare=False)
+    deals: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        put = partial(object.__setattr__, self)
+        put("bots", tuple(self.bots))
+        put("rules_overrides", dict(self.rules_overrides))
+        put("rules", get_rules(self.variant, **({"players": self.players} if self.players is not None else {}),
+                               **self.rules_overrides))
+        if self.analysis and self.records is None:
+            raise InputError("analysis", True, "$analysis is stored in the records: give a $records directory too",
+                             "records")
+        mode = "matches" if self.matches is not None else "hands"
+        put("mode", mode)
+        put("deals", check_int(mode, self.matches if mode == "matches" else self.hands, 1))
+        check_int("seed", self.seed, 0)
+        check_jobs(self.jobs)
+        if self.out is not None:
+            put("out", Path(self.out))
+            results_format(self.out)
+            if self.out.is_dir():
+                raise InputError("out", self.out,
+                                 f"{self.out} is a directory; $out names the results file (.parquet or .csv)")
+        elif self.resume:
+            raise InputError("resume", True, "$resume needs $out, the results file of the run to continue", "out")
+        if self.records is not None:
+            put("records", Path(self.records))
+        _check_backend(self.backend, self.scheduler)
+        for s in dict.fromkeys(x for b in self.bots for x in (b if isinstance(b, (tuple, list)) else (b,))):
+            make_bot(s, 0)  # unknown bots and parameters fail here, before any work
+
+    def python_call(self) -> str:
+        """The Python call of :func:`run_tournament` with the variant, the
+        bots and the arguments that differ from their defaults, as text (the
+        provenance's ``command`` when none is given)."""
+        parts = []
+        for f in fields(self):
+            if not f.init or f.name in ("command", "rules_overrides"):
+                continue
+            value = getattr(self, f.name)
+            default = f.default if f.default_factory is MISSING else f.default_factory()
+            if f.name == "variant" and isinstance(value, Rules):
+                value = value.preset
+            if f.name == "bots":
+                value, default = list(value), list(default)
+            if value != default or f.name in ("variant", "bots"):
+                parts.append(f"{f.name}={str(value) if isinstance(value, Path) else value!r}")
+        parts += [f"{k}={v!r}" for k, v in self.rules_overrides.items()]
+        return f"run_tournament({', '.join(parts)})"
+
+
+def _check_backend(backend: str | None, scheduler: str | None) -> None:
+    """:raises ValueError: an unknown backend, or one whose library is missing.
+    :raises InputError: a scheduler address without a cluster backend."""
+    if backend not in (*_LOCAL_BACKENDS, "dask", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
+    need = {"dask": ("dask.distributed", "dask[distributed]: pip install 'dominoai[dask]'"),
+            "ray": ("ray", "ray: pip install 'ray[default]'")}.get(backend)
+    if need is not None:
+        try:
+            importlib.import_module(need[0])
+        except ImportError:
+            raise ValueError(f"backend {backend!r} needs {need[1]}") from None
+    if scheduler and backend not in ("dask", "ray"):
+        raise InputError("scheduler", scheduler, "a $scheduler address needs backend 'dask' or 'ray'")
+
+
+# ------------------------------------------------------------------ the tournament
+def run_tournament(variant: "str | Rules | TournamentSpec" = "draw", bots: Sequence = ("easy", "medium"),
+                   players: int | None = None, hands: int = 100, matches: int | None = None,
+                   jobs: int = 1, seed: int = 0, out=None, records=None, resume: bool = False,
+                   backend: str | None = None, scheduler: str | None = None, progress: bool = True,
+                   batch_units: int | None = None, analysis: bool = False, command: str | None = None,
+                   **rules_overrides) -> TournamentResult:
+    """Play a tournament of ``bots`` and return its tables and statistics:
+    ``run_tournament(TournamentSpec(...))``, or the same settings as
+    arguments (see :class:`TournamentSpec` for each).
+
+    :raises InputError, ValueError: bad arguments (as :class:`TournamentSpec`),
+        or ``<out>.parts/`` exists without ``resume``, or belongs to a
+        different tournament, or ``out`` holds another tournament (with ``resume``).
     :raises BotError: a bot raised; its record is written to ``records``,
         else beside ``out`` (``<out>.failure-<bot>-<deal seed>.json``), else
         a temporary directory. The parts written stay; fix the bot and resume.
+    :raises TypeError: a :class:`TournamentSpec` with other arguments.
     """
-    if command is None:
-        command = _python_call(dict(variant=variant if isinstance(variant, str) else variant.preset,
-                                    bots=bots, players=players, hands=hands, matches=matches,
-                                    jobs=jobs, seed=seed, out=out, records=records, resume=resume,
-                                    backend=backend, scheduler=scheduler, progress=progress,
-                                    batch_units=batch_units, analysis=analysis), rules_overrides)
-    rules = get_rules(variant, **({"players": players} if players is not None else {}), **rules_overrides)
-    if analysis and records is None:
-        raise ValueError("analysis is stored in the records: give a records directory too")
-    mode, deals = ("matches", matches) if matches is not None else ("hands", hands)
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
-        raise ValueError(f"jobs must be a positive number of processes or -1 (got {jobs!r})")
-    out = Path(out) if out is not None else None
-    if out is not None:
-        results_format(out)
-    elif resume:
-        raise ValueError("--resume needs --out, the results file of the run to continue")
-    if out is not None and out.is_dir():
-        raise ValueError(f"{out} is a directory; --out names the results file (.parquet or .csv)")
-    if backend not in (None, "loky", "multiprocessing", "threading", "dask", "ray"):
-        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
-    if backend == "dask":
-        try:
-            import dask.distributed  # noqa: F401
-        except ImportError:
-            raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
-    if backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise ValueError("backend 'ray' needs ray: pip install 'ray[default]'") from None
-    if scheduler and backend not in ("dask", "ray"):
-        raise ValueError("a scheduler address needs backend 'dask' or 'ray'")
-    parts = parts_dir(out) if out is not None else None
-    manifest = None
-    if parts is not None and parts.exists():
-        if not resume:
-            raise ValueError(f"{parts} holds an unfinished tournament: resume it (--resume) or delete it")
-        manifest = read_manifest(parts)
-        if batch_units is None:
-            batch_units = manifest.get("config", {}).get("batch_units")
-    sched = make_schedule(rules, bots, deals, seed, mode, batch_units)
-    ident = sched.ident()
-    config = dict(sched.config(), bots=[list(b) if isinstance(b, tuple) else b for b in bots], id=ident)
-    specs = list(dict.fromkeys(s for t in sched.tables for s in t.specs()))
-    for s in specs:  # unknown bots and parameters fail here, before any work
-        make_bot(s, 0)
-    factories = {parse_spec(s)[0]: BOTS[parse_spec(s)[0]] for s in specs}
-    provenance = make_provenance(command, rules, config["bots"], seed, mode=mode, deals=deals,
-                                 tournament=ident, tables=[t.label for t in sched.tables])
+    if isinstance(variant, TournamentSpec):
+        given = {k: v for k, v in locals().items() if k in _RUN_DEFAULTS}
+        if rules_overrides or any(v != _RUN_DEFAULTS[k] for k, v in given.items()):
+            raise TypeError("run_tournament(spec): a TournamentSpec holds every setting; give no other argument")
+        return _run(variant)
+    return _run(TournamentSpec(variant, bots, players, hands, matches, jobs, seed, out, records, resume,
+                               backend, scheduler, progress, batch_units, analysis, command, rules_overrides))
 
+
+_RUN_DEFAULTS = {k: p.default for k, p in inspect.signature(run_tournament).parameters.items()
+                 if k not in ("variant", "rules_overrides")}
+
+
+def _run(spec: TournamentSpec) -> TournamentResult:
+    """The tournament of ``spec``: resume or start, play the batches left,
+    assemble and write the tables."""
+    parts = parts_dir(spec.out) if spec.out is not None else None
+    manifest = _manifest(spec, parts)
+    batch_units = spec.batch_units
+    if manifest is not None and batch_units is None:
+        batch_units = manifest.get("config", {}).get("batch_units")
+    sched = make_schedule(spec.rules, spec.bots, spec.deals, spec.seed, spec.mode, batch_units)
+    ident = sched.ident()
+    config = dict(sched.config(), bots=[list(b) if isinstance(b, tuple) else b for b in spec.bots], id=ident)
+    specs = list(dict.fromkeys(s for t in sched.tables for s in t.specs()))
+    provenance = make_provenance(spec.command or spec.python_call(), spec.rules, config["bots"], spec.seed,
+                                 mode=spec.mode, deals=spec.deals, tournament=ident,
+                                 tables=[t.label for t in sched.tables])
     done: set[int] = set()
     if manifest is not None:
-        if _jsonable(manifest.get("config")) != _jsonable(sched.config()):
-            old, new = manifest.get("config", {}), _jsonable(sched.config())
-            diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-            raise ValueError(f"{parts} belongs to a different tournament ({', '.join(diff)} differ); "
-                             f"run the same command to resume, or delete it")
-        done = done_batches(parts)
-    elif resume and out is not None and out.exists():
-        prev = load_results(out)     # not a results file: ValueError
-        if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
-            raise ValueError(f"{out} holds another tournament, not this one: give another --out, "
-                             "or run without --resume to replace it")
-        prev.config = config
-        if not prev.provenance:
-            prev.provenance = provenance
-        return prev  # finished already
-    _warm_up(rules, specs, progress)  # before any file is written: an interrupt here leaves nothing
+        done = _resumable(manifest, sched, parts)
+    elif spec.resume and spec.out.exists():
+        return _finished(spec, ident, config, provenance)
+    _warm_up(spec.rules, specs, spec.progress)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
-    rec_dir = Path(records) if records is not None else None
-    if rec_dir is not None:
-        rec_dir.mkdir(parents=True, exist_ok=True)
+    if spec.records is not None:
+        spec.records.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    tables, played = _play(spec, sched, ident, done, parts, manifest)
+    elapsed = time.perf_counter() - t0
+    if parts is not None:
+        tables = read_parts(parts, spec.mode == "matches")
+    hands_df, matches_df = assemble(tables, spec.mode == "matches")
+    if spec.out is not None:
+        spec.out.parent.mkdir(parents=True, exist_ok=True)
+        if matches_df is not None:
+            write_table(matches_df, matches_path(spec.out), provenance)
+        write_table(hands_df, spec.out, provenance)
+        shutil.rmtree(parts)
+    return TournamentResult(hands_df, matches_df, config, elapsed, played, spec.out, provenance)
 
+
+def _manifest(spec: TournamentSpec, parts: Path | None) -> dict | None:
+    """The manifest of an unfinished run in ``parts`` (None when there is none).
+
+    :raises InputError: unfinished parts without ``resume``."""
+    if parts is None or not parts.exists():
+        return None
+    if not spec.resume:
+        raise InputError("resume", False, f"{parts} holds an unfinished tournament: resume it ($resume) "
+                                          "or delete it")
+    return read_manifest(parts)
+
+
+def _resumable(manifest: dict, sched, parts: Path) -> set[int]:
+    """The batches done of an unfinished run of this schedule.
+
+    :raises ValueError: the parts belong to another tournament."""
+    if _jsonable(manifest.get("config")) != _jsonable(sched.config()):
+        old, new = manifest.get("config", {}), _jsonable(sched.config())
+        diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+        raise ValueError(f"{parts} belongs to a different tournament ({', '.join(diff)} differ); "
+                         f"run the same command to resume, or delete it")
+    return done_batches(parts)
+
+
+def _finished(spec: TournamentSpec, ident: str, config: dict, provenance: dict) -> TournamentResult:
+    """The result of a run that finished already (``resume`` of a written ``out``).
+
+    :raises InputError: ``out`` holds another tournament."""
+    prev = load_results(spec.out)     # not a results file: ValueError
+    if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
+        raise InputError("out", spec.out, f"{spec.out} holds another tournament, not this one: give another "
+                                          "$out, or run without $resume to replace it", "resume")
+    prev.config = config
+    if not prev.provenance:
+        prev.provenance = provenance
+    return prev
+
+
+def _play(spec: TournamentSpec, sched, ident: str, done: set[int], parts: Path | None,
+          manifest: dict | None) -> tuple[list, int]:
+    """Play the batches not ``done`` (writing each as a part when there is
+    ``parts``, else keeping its tables); return the tables kept and the
+    hands played. On any failure or interrupt, parts of a run that finished
+    no batch are removed."""
     todo = [b for b in sched.batches() if b.index not in done]
-    want = ("analysis" if analysis else True) if rec_dir is not None else False
+    want = ("analysis" if spec.analysis else True) if spec.records is not None else False
+    factories = {n: BOTS[n] for n in dict.fromkeys(parse_spec(s)[0] for t in sched.tables for s in t.specs())}
     calls = [(run_batch, (sched, b, ident, want, factories)) for b in todo]
     games_done = sum(min(b.stop, sched.units) - b.start for b in sched.batches() if b.index in done) * sched.rotations
-    from tqdm import tqdm
-    unit = "hand" if mode == "hands" else "match"
-    bar = tqdm(total=sched.games, initial=games_done, unit=unit, disable=not progress,
-               desc=f"{rules.preset} {len(sched.tables)} table{'s' * (len(sched.tables) > 1)}",
-               dynamic_ncols=True, smoothing=0.05)
+    bar = tqdm(total=sched.games, initial=games_done, unit="hand" if spec.mode == "hands" else "match",
+               disable=not spec.progress, dynamic_ncols=True, smoothing=0.05,
+               desc=f"{spec.rules.preset} {len(sched.tables)} table{'s' * (len(sched.tables) > 1)}")
     tables: list = []  # (hands, matches) Arrow tables of the batches, without parts on disk
     played = 0
     t0 = time.perf_counter()
-    results = _execute(calls, jobs, backend, scheduler)
+    results = _execute(calls, spec.jobs, spec.backend, spec.scheduler)
     try:
         for res in results:
             if res["failure"] is not None:
-                raise _fail(res["failure"], rec_dir, out)
+                raise _fail(res["failure"], spec.records, spec.out)
             for name, rec in res["records"]:
-                (rec_dir / name).write_text(dumps_record(rec), encoding="utf-8")
+                (spec.records / name).write_text(dumps_record(rec), encoding="utf-8")
             h = to_arrow(res["hands"], HANDS_SCHEMA)
             m = to_arrow(res["matches"], MATCHES_SCHEMA) if res["matches"] is not None else None
             if parts is not None:
@@ -364,7 +485,7 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
                 tables.append((h, m))
             played += res["n_hands"]
             bar.update(res["n_games"])
-            if mode == "matches":
+            if spec.mode == "matches":
                 bar.set_postfix_str(f"{played / max(1e-9, time.perf_counter() - t0):.0f} hands/s", refresh=False)
     except BaseException:
         if parts is not None and not manifest["done"]:
@@ -375,18 +496,7 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         with warnings.catch_warnings():  # joblib warns about the batches a failure cancelled
             warnings.simplefilter("ignore")
             results.close()
-    elapsed = time.perf_counter() - t0
-
-    if parts is not None:
-        tables = read_parts(parts, mode == "matches")
-    hands_df, matches_df = assemble(tables, mode == "matches")
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if matches_df is not None:
-            write_table(matches_df, matches_path(out), provenance)
-        write_table(hands_df, out, provenance)
-        shutil.rmtree(parts)
-    return TournamentResult(hands_df, matches_df, config, elapsed, played, out, provenance)
+    return tables, played
 
 
 # ------------------------------------------------------------------ reproduction
@@ -398,7 +508,6 @@ def reproduce(record) -> Match:
     :raises BotFailure: a bot raised (or moved illegally), as in the tournament.
     :raises ValueError: the record names no seats.
     """
-    from ..records import load_record
     rec = load_record(record)
     if rec.seats is None:
         raise ValueError("the record names no bots (seats)")

@@ -48,6 +48,8 @@ from typing import Sequence
 
 import numpy as np
 
+from ..bots import make_bot
+from ..bots.spec import parse_spec
 from ..rules import Rules
 
 __all__ = [
@@ -108,8 +110,6 @@ def idle_named(spec: str, rules: Rules) -> dict[str, str]:
     ``idle_reasons``: for example ``hard_prior`` in Draw, where insane's
     play model is off, or ``fusion`` without ``exact``), in the spec's
     order; ``{}`` for a spec that does not build."""
-    from ..bots import make_bot
-    from ..bots.base import parse_spec
     try:
         _, named = parse_spec(spec)
         bot = make_bot(spec)
@@ -132,7 +132,6 @@ def bot_identity(spec: str, rules: Rules):
     (``uses_seed`` False: ``hard:seed=3`` is ``hard``); for a bot without
     parameters the spec it gives itself; the spec as given when it does not
     build."""
-    from ..bots import make_bot
     try:
         bot = make_bot(spec)
     except Exception:

@@ -35,7 +35,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .. import __version__
 from .._files import atomic_write
+from .._numba_cache import source_hash
 from .loop import HAND_COLUMNS, MATCH_COLUMNS
 
 __all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FORMAT",
@@ -130,8 +132,6 @@ def make_provenance(command, rules, bots, seed: int, **more) -> dict:
     import dataclasses
     import datetime
 
-    from .. import __version__
-    from .._numba_cache import source_hash
     fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
     prov = {"format": PROVENANCE_FORMAT, "command": command, "seed": int(seed),
             "dominoai": __version__, "code_hash": source_hash(),
@@ -373,8 +373,8 @@ def _read_results_table(path: Path, columns: list) -> pd.DataFrame:
     missing = [c for c in columns if c not in df.columns]
     if missing and columns is HAND_COLUMNS and ".matches." in path.name.lower() \
             and all(c in df.columns for c in MATCH_COLUMNS):
-        raise ValueError(f"{path} is the matches table of a run: give its results file (the --out "
-                         "file of 'dominoai tournament'), not its .matches table")
+        raise ValueError(f"{path} is the matches table of a run: give its results file (the hands "
+                         "table beside it), not its .matches table")
     if missing:
         raise ValueError(f"{path} is not a dominoai results file: it lacks the column"
                          f"{'s' * (len(missing) > 1)} {', '.join(missing[:4])}"

@@ -14,24 +14,11 @@ parameter declarations, built on the tournament machinery.
 - :mod:`.command`: the ``dominoai tune`` and ``dominoai bots`` commands.
 
 Importing this package imports neither optuna nor pandas; :func:`tune` does.
-The package itself is callable, so ``dominoai.tune(...)`` is :func:`tune`.
+From the top package: ``dominoai.tune.tune(...)``.
 """
-import sys as _sys
-import types as _types
-
 from .space import Dim, make_space, parse_fix, spec_of
-from .study import TuneResult, load_study, trials_frame, tune
+from .study import StudySpec, TuneResult, load_study, trials_frame, tune
 from .validation import Verdict, validate
 
-__all__ = ["tune", "TuneResult", "Verdict", "validate", "load_study", "trials_frame", "make_space",
+__all__ = ["tune", "StudySpec", "TuneResult", "Verdict", "validate", "load_study", "trials_frame", "make_space",
            "parse_fix", "spec_of", "Dim"]
-
-
-class _CallableModule(_types.ModuleType):
-    """``dominoai.tune`` is both this package and :func:`tune`."""
-
-    def __call__(self, *args, **kwargs):
-        return tune(*args, **kwargs)
-
-
-_sys.modules[__name__].__class__ = _CallableModule

@@ -11,12 +11,14 @@ import sys
 import re
 import textwrap
 
+from ..bots import BOTS, bot_names, bot_params, plugins
+from .study import tune
+
 __all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text"]
 
 
 def cmd_tune(args) -> int:
     """Run :func:`~dominoai.tune.tune` from parsed arguments; print the summary."""
-    from .study import tune
     res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
                chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
                space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
@@ -42,19 +44,19 @@ def _first_line(doc: str | None) -> str:
 
 
 def bots_text() -> str:
-    """Every registered bot with the first sentence of its docstring, then the
-    peer bots of the optional ``interop`` extra that are not loaded (they
-    load on first use)."""
-    from ..bots import BOTS, PEER_BOTS, bot_names
-    try:
-        import dominoai.interop  # noqa: F401  (registers the peer bots when installed)
-    except ImportError:
-        pass
+    """Every registered bot with the first sentence of its docstring; every
+    plug-in bot (:func:`dominoai.bots.plugins`) is loaded first, and one
+    that cannot be is listed with the reason."""
+    failed = {}
+    for name in plugins():
+        try:
+            bot_params(name)
+        except ValueError as e:
+            failed[name] = str(e).split(": ", 1)[-1]
     names = bot_names()
-    width = max(len(n) for n in [*names, *PEER_BOTS])
+    width = max(len(n) for n in [*names, *failed])
     out = [f"{n:<{width}}  {_first_line(BOTS[n].__doc__)}" for n in names]
-    out += [f"{n:<{width}}  (a peer bot: needs the optional extra, pip install -e '.[interop]')"
-            for n in PEER_BOTS if n not in BOTS]
+    out += [f"{n:<{width}}  (a plug-in that cannot be loaded: {why})" for n, why in sorted(failed.items())]
     return "\n".join(out)
 
 
@@ -70,7 +72,6 @@ def bot_params_text(name: str) -> str:
     :raises ValueError: an unknown bot, or a spec (``insane:worlds=50``)
         instead of a name.
     """
-    from ..bots.base import bot_params
     if ":" in name:
         raise ValueError(f"{name!r}: give a bot's name (e.g. {name.split(':', 1)[0]!r}), "
                          "not a spec with parameters")
@@ -95,7 +96,6 @@ def bot_params_text(name: str) -> str:
         lines = textwrap.wrap(r[5], width=max(40, 120 - len(pre))) or [""]
         out.append(pre + lines[0])
         out.extend(" " * len(pre) + more for more in lines[1:])
-    from ..bots.base import BOTS
     pre_defaults = getattr(BOTS[name], "PRESET_DEFAULTS", None) or {}
     if pre_defaults:
         out.append("")

@@ -1,5 +1,7 @@
 """The search space of a study: from the bot's own ``Param`` declarations,
-narrowed or overridden by ``--space``, with ``--fix`` freezing parameters.
+narrowed or overridden by ``space`` (``--space``), with ``fix`` (``--fix``)
+freezing parameters. Errors are :class:`~dominoai.errors.InputError` naming
+``space`` or ``fix``.
 
 A range is written ``low..high`` (``:log`` samples it on a log scale) for
 numbers, ``a|b|c`` for a categorical parameter:
@@ -10,7 +12,7 @@ numbers, ``a|b|c`` for a categorical parameter:
 >>> make_space("insane", "worlds=800..50", "")
 Traceback (most recent call last):
 ...
-ValueError: --space worlds=800..50: the range is empty or inverted (low must be below high)
+dominoai.errors.InputError: space worlds=800..50: the range is empty or inverted (low must be below high)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots.base import Param, bot_params, make_bot, nearest_hint
+from ..errors import InputError
 
 __all__ = ["Dim", "make_space", "parse_fix", "spec_of", "cheapest_specs"]
 
@@ -63,42 +66,46 @@ def _dim_from_param(bot: str, name: str, p: Param) -> Dim:
 
 
 def _parse_range(bot: str, name: str, p: Param, text: str) -> Dim:
-    where = f"--space {name}={text}"
+    where = f"$space {name}={text}"
     body, _, opt = text.partition(":")
     if opt and opt.strip() != "log":
-        raise ValueError(f"{where}: write a range as low..high or low..high:log (got {opt!r} after ':')")
+        raise InputError("space", text,
+                         f"{where}: write a range as low..high or low..high:log (got {opt!r} after ':')")
     if ".." in body:
         if p.type not in (int, float):
-            raise ValueError(f"{where}: {name} is a {p.type.__name__}, give its choices as a|b")
+            raise InputError("space", text,
+                             f"{where}: {name} is a {p.type.__name__}, give its choices as a|b")
         lo_t, _, hi_t = body.partition("..")
         try:
             lo, hi = p.parse(bot, name, lo_t.strip()), p.parse(bot, name, hi_t.strip())
         except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
+            raise InputError("space", text, f"{where}: {e}") from None
         if not lo < hi:
-            raise ValueError(f"{where}: the range is empty or inverted (low must be below high)")
+            raise InputError("space", text,
+                             f"{where}: the range is empty or inverted (low must be below high)")
         log = bool(opt)
         if log and lo <= 0:
-            raise ValueError(f"{where}: a log range needs low > 0")
+            raise InputError("space", text, f"{where}: a log range needs low > 0")
         for v in (lo, hi):
             try:
                 _accepts(bot, name, v)
             except ValueError as e:
-                raise ValueError(f"{where}: outside what the bot accepts: {e}") from None
+                raise InputError("space", text, f"{where}: outside what the bot accepts: {e}") from None
         return Dim(name, p.type, lo, hi, log)
     if opt:
-        raise ValueError(f"{where}: ':log' goes with a numeric range low..high")
+        raise InputError("space", text, f"{where}: ':log' goes with a numeric range low..high")
     vals = []
     for v in body.split("|"):
         try:
             x = p.parse(bot, name, v.strip())
             _accepts(bot, name, x)
         except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
+            raise InputError("space", text, f"{where}: {e}") from None
         if x not in vals:
             vals.append(x)
     if len(vals) < 2:
-        raise ValueError(f"{where}: the range is empty (one value): freeze it with --fix {name}=...")
+        raise InputError("space", text, f"{where}: the range is empty (one value): freeze it with $fix {name}=...",
+                         "fix")
     return Dim(name, p.type, choices=tuple(vals))
 
 
@@ -128,7 +135,7 @@ def parse_fix(bot: str, fix) -> dict[str, Any]:
         for item in _items(fix):
             k, eq, v = item.partition("=")
             if not eq or not k.strip():
-                raise ValueError(f"--fix {item}: write NAME=VALUE")
+                raise InputError("fix", item, f"$fix {item}: write NAME=VALUE")
             pairs.append((k.strip(), v.strip()))
     for k, v in pairs:
         if k not in params:
@@ -137,7 +144,7 @@ def parse_fix(bot: str, fix) -> dict[str, Any]:
             x = params[k].parse(bot, k, v)
             _accepts(bot, k, x)
         except ValueError as e:
-            raise ValueError(f"--fix {k}={v}: {e}") from None
+            raise InputError("fix", v, f"$fix {k}={v}: {e}") from None
         out[k] = x
     return out
 
@@ -166,18 +173,18 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
         for item in _items(space):
             k, eq, v = item.partition("=")
             if not k.strip() or (eq and not v.strip()):
-                raise ValueError(f"--space {item}: write NAME=LOW..HIGH[:log], NAME=A|B or a "
-                                 "NAME with a declared range")
+                raise InputError("space", item, f"$space {item}: write NAME=LOW..HIGH[:log], NAME=A|B "
+                                 "or a NAME with a declared range")
             given[k.strip()] = v.strip() if eq else ""
     for k in given:
         if k not in params:
             raise _unknown(bot, k, params)
         if k in fixed:
-            raise ValueError(f"{k} is both in --space and in --fix; give it once")
+            raise InputError("space", k, f"{k} is both in $space and in $fix; give it once", "fix")
         if not given[k] and params[k].type is bool:
             given[k] = "true|false"     # a bare switch: both of its values
         if not given[k] and not params[k].range_text():
-            raise ValueError(f"--space {k}: it has no declared range; write {k}=LOW..HIGH")
+            raise InputError("space", k, f"$space {k}: it has no declared range; write {k}=LOW..HIGH")
     dims: dict[str, Dim] = {}
     for k, p in params.items():
         if k in fixed:
@@ -189,8 +196,8 @@ def make_space(bot: str, space="", fix="") -> tuple[dict[str, Dim], dict[str, An
         elif p.tunable:
             dims[k] = _dim_from_param(bot, k, p)
     if not dims:
-        raise ValueError(f"nothing to tune: bot {bot!r} has no parameter with a range left "
-                         "(give one with --space NAME=LOW..HIGH)")
+        raise InputError("space", space, f"nothing to tune: bot {bot!r} has no parameter with a range "
+                         "left (give one with $space NAME=LOW..HIGH)")
     return dims, fixed
 
 

@@ -20,6 +20,7 @@ there.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -28,7 +29,8 @@ import sys
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Sequence
 
@@ -36,18 +38,21 @@ import numpy as np
 
 from .._files import nearest_existing
 from ..bots.base import bot_params, make_bot
+from ..bots.spec import split_bot_specs
+from ..errors import InputError, check_int, check_jobs, check_number
+from ..rules import Rules, get_rules
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
 from .validation import Verdict, validate
 
-__all__ = ["tune", "TuneResult", "load_study", "trials_frame", "STUDY_NAME", "FORMAT"]
+__all__ = ["tune", "StudySpec", "TuneResult", "load_study", "trials_frame", "STUDY_NAME", "FORMAT"]
 
 STUDY_NAME = "dominoai-tune"
 FORMAT = "dominoai.tune/1"
 #: settings whose difference makes a study file another study
 IDENTITY = ("format", "variant", "players", "bot", "opponents", "objective", "hands", "chunk", "seed",
             "max_ms", "space", "fix")
-TOO_SLOW = 1.5   # a trial this many times over --max-ms after a chunk stops there
+TOO_SLOW = 1.5   # a trial this many times over max_ms after a chunk stops there
 
 
 @dataclass
@@ -106,27 +111,29 @@ def _optuna():
     return optuna
 
 
-def _check_writable(path: Path, flag: str = "--study") -> None:
-    """Raise ValueError unless ``path`` (given as ``flag``) can be written
+def _check_writable(path: Path, field: str = "study") -> None:
+    """Raise InputError (naming ``field``) unless ``path`` can be written
     (without changing it)."""
+    def bad(why: str) -> InputError:
+        return InputError(field, path, f"${field} {path}: {why}")
     if path.exists():
         if path.is_dir():
-            raise ValueError(f"{flag} {path}: is a directory")
+            raise bad("is a directory")
         try:
             with open(path, "r+b"):
                 pass
         except OSError as e:
-            raise ValueError(f"{flag} {path}: not writable: {e.strerror or e}") from None
+            raise bad(f"not writable: {e.strerror or e}") from None
         return
     top = nearest_existing(path.parent)
     if not top.is_dir():
-        raise ValueError(f"{flag} {path}: a part of its folder path is a file")
+        raise bad("a part of its folder path is a file")
     try:
         fd, tmp = tempfile.mkstemp(dir=top, prefix=".dominoai-tune-")
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise ValueError(f"{flag} {path}: cannot write in {top}: {e.strerror or e}") from None
+        raise bad(f"cannot write in {top}: {e.strerror or e}") from None
 
 
 def _stored_identity(path: Path, hint: str = "") -> dict | None:
@@ -155,8 +162,8 @@ def _compare(path: Path, stored: dict, ident: dict) -> None:
     diff = [k for k in IDENTITY if stored.get(k) != ident.get(k)]
     if diff:
         what = "; ".join(f"{k} {stored.get(k)!r} there, {ident.get(k)!r} asked" for k in diff)
-        raise ValueError(f"--study {path} is a study for another setting ({what}); "
-                         "use another --study file")
+        raise InputError("study", path, f"$study {path} is a study for another setting ({what}); "
+                         "use another $study file")
 
 
 def _probe(variant, players, specs, opponent, max_ms, seed) -> None:
@@ -168,8 +175,8 @@ def _probe(variant, players, specs, opponent, max_ms, seed) -> None:
         if med <= max_ms:
             return
         best = min(best, (med, spec))
-    raise ValueError(f"--max-ms {max_ms}: no setting can meet it: the cheapest ({best[1]}) takes "
-                     f"{best[0]:.3g} ms per decision")
+    raise InputError("max_ms", max_ms, f"$max_ms {max_ms}: no setting can meet it: the cheapest "
+                     f"({best[1]}) takes {best[0]:.3g} ms per decision")
 
 
 # ---------------------------------------------------------------- the table
@@ -229,13 +236,10 @@ def _write_trials(df, path: Path) -> None:
     os.replace(tmp, path)
 
 
-# ---------------------------------------------------------------- tune
-def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[str]" = ("hard",),
-         trials: int = 60, hands: int = 400, chunk: int | None = None, jobs: int = 1, seed: int = 0,
-         study=None, space="", fix="", max_ms: float | None = None, top: int = 3,
-         validate_hands: int = 4000, players: int | None = None, out=None,
-         progress: bool = True) -> TuneResult:
-    """Tune ``bot``'s parameters for points per hand against ``opponents``.
+# ---------------------------------------------------------------- the study's settings
+@dataclass(frozen=True)
+class StudySpec:
+    """Everything a study is: what :func:`tune` takes, checked once when made.
 
     :param variant: the preset; ``players`` adjusts it.
     :param bot: the bot to tune; its declared ranges (``Param.low``,
@@ -245,6 +249,7 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
     :param opponents: the pool (specs, or one comma-separated string); each
         trial plays ``hands`` deals against each, in every seat rotation.
     :param trials: trials to have finished (complete or pruned) in the study.
+    :param hands: deals per trial and opponent (at least 2).
     :param chunk: deals per pruning step (default ``hands // 4``, at least 1).
     :param jobs: worker processes of each tournament (-1: every core).
     :param seed: the root of the deals and the sampler.
@@ -255,84 +260,159 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
     :param validate_hands: fresh deals of the validation (0: skip it).
     :param out: the trials table (``.csv`` or ``.parquet``); default: beside
         the study (``<stem>.trials.csv``), none without a study file.
-    :returns: a :class:`TuneResult`.
-    :raises ValueError: bad input, before the study file is opened (unknown
-        preset, bot or parameter; an empty, inverted or unacceptable range;
-        ``trials`` < 1; a time limit no setting meets; a study file for
-        another setting; an unwritable study path).
-    """
-    from ..rules import get_rules
-    t_start = time.perf_counter()
-    # ---- every check before the storage is touched
-    for name, v, lo in (("trials", trials, 1), ("hands", hands, 2), ("top", top, 1),
-                        ("validate_hands", validate_hands, 0)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise ValueError(f"--{name.replace('_', '-')} must be an integer of at least {lo} (got {v!r})")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
-        raise ValueError(f"--jobs must be a positive number of processes or -1 (got {jobs!r})")
-    chunk = max(1, hands // 4) if chunk is None else chunk
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= hands:
-        raise ValueError(f"--chunk must be between 1 and --hands ({hands}) (got {chunk!r})")
-    if max_ms is not None and not (isinstance(max_ms, (int, float)) and math.isfinite(max_ms) and max_ms > 0):
-        raise ValueError(f"--max-ms must be a positive number of milliseconds (got {max_ms!r})")
-    rules = get_rules(variant, **({"players": players} if players is not None else {}))
-    bot_params(bot)  # unknown bot
-    dims, fixed = make_space(bot, space, fix)
-    if isinstance(opponents, str):
-        from ..cli import split_bot_specs
-        opponents = split_bot_specs(opponents)
-    opponents = [str(o) for o in opponents]
-    if not opponents:
-        raise ValueError("--opponents needs at least one bot spec")
-    opp = [canonical(o) for o in opponents]  # unknown bots and parameters
-    if len(set(opp)) != len(opp):
-        raise ValueError(f"--opponents lists a bot twice ({', '.join(opponents)})")
-    spec_of(bot, fixed)
-    ident = {"format": FORMAT, "variant": rules.preset, "players": rules.players, "bot": bot,
-             "opponents": opp, "objective": OBJECTIVE, "hands": hands, "chunk": chunk, "seed": seed,
-             "max_ms": max_ms, "space": {k: d.text() for k, d in dims.items()},
-             "fix": {k: v for k, v in fixed.items()}}
-    ident = json.loads(json.dumps(ident))
-    if out is not None and Path(out).suffix not in (".csv", ".parquet"):
-        raise ValueError(f"--out {out}: the trials table must end in .csv or .parquet")
-    if out is not None:
-        _check_writable(Path(out), "--out")
-    path = Path(study) if study is not None else None
-    if path is not None:
-        if path.suffix not in (".db", ".sqlite", ".sqlite3"):
-            raise ValueError(f"--study {path}: the study is an SQLite file: end it in .db")
-        _check_writable(path)
-        stored = _stored_identity(path, " (a new study needs a new file name)")
-        if stored is not None:
-            _compare(path, stored, ident)
-    if max_ms is not None:
-        _probe(variant, players, cheapest_specs(bot, dims, fixed), opponents[0], float(max_ms), seed)
+    :param progress: a progress bar on stderr.
+    :raises InputError: (a ValueError naming the argument) a count out of
+        range, no or repeated opponents, a bad file name, a bad range.
+    :raises ValueError: an unknown preset, bot or parameter.
 
-    # ---- the storage
+    After checking, ``rules``, ``dims`` (the searched dimensions), ``fixed``
+    (the frozen values) and ``ident`` (what makes a study file this study)
+    are set.
+    """
+
+    variant: str = "draw"
+    bot: str = "insane"
+    opponents: "str | Sequence[str]" = ("hard",)
+    trials: int = 60
+    hands: int = 400
+    chunk: int | None = None
+    jobs: int = 1
+    seed: int = 0
+    study: "str | Path | None" = None
+    space: "str | dict" = ""
+    fix: "str | Sequence[str] | dict" = ""
+    max_ms: float | None = None
+    top: int = 3
+    validate_hands: int = 4000
+    players: int | None = None
+    out: "str | Path | None" = None
+    progress: bool = True
+    rules: Rules = field(init=False, repr=False, compare=False)
+    dims: dict = field(init=False, repr=False, compare=False)
+    fixed: dict = field(init=False, repr=False, compare=False)
+    ident: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        put = partial(object.__setattr__, self)
+        for name, lo in (("trials", 1), ("hands", 2), ("top", 1), ("validate_hands", 0)):
+            check_int(name, getattr(self, name), lo)
+        check_jobs(self.jobs)
+        chunk = max(1, self.hands // 4) if self.chunk is None else self.chunk
+        put("chunk", check_int("chunk", chunk, 1, self.hands, what=f"between 1 and $hands ({self.hands})",
+                               also=("hands",)))
+        if self.max_ms is not None:
+            check_number("max_ms", self.max_ms, positive=True, what="a positive number of milliseconds")
+        put("rules", get_rules(self.variant, **({"players": self.players} if self.players is not None else {})))
+        bot_params(self.bot)  # unknown bot
+        dims, fixed = make_space(self.bot, self.space, self.fix)
+        put("dims", dims)
+        put("fixed", fixed)
+        opponents = split_bot_specs(self.opponents) if isinstance(self.opponents, str) else self.opponents
+        put("opponents", tuple(str(o) for o in opponents))
+        if not self.opponents:
+            raise InputError("opponents", self.opponents, "$opponents needs at least one bot spec")
+        opp = [canonical(o) for o in self.opponents]  # unknown bots and parameters
+        if len(set(opp)) != len(opp):
+            raise InputError("opponents", self.opponents,
+                             f"$opponents lists a bot twice ({', '.join(self.opponents)})")
+        spec_of(self.bot, fixed)
+        for name, suffixes, what in (("out", (".csv", ".parquet"), "the trials table must end in .csv or .parquet"),
+                                     ("study", (".db", ".sqlite", ".sqlite3"),
+                                      "the study is an SQLite file: end it in .db")):
+            path = getattr(self, name)
+            if path is not None:
+                put(name, Path(path))
+                if Path(path).suffix not in suffixes:
+                    raise InputError(name, path, f"${name} {path}: {what}")
+        r = self.rules
+        put("ident", json.loads(json.dumps({
+            "format": FORMAT, "variant": r.preset, "players": r.players, "bot": self.bot, "opponents": opp,
+            "objective": OBJECTIVE, "hands": self.hands, "chunk": self.chunk, "seed": self.seed,
+            "max_ms": self.max_ms, "space": {k: d.text() for k, d in dims.items()}, "fix": dict(fixed)})))
+
+
+# ---------------------------------------------------------------- tune
+def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
+         opponents: "str | Sequence[str]" = ("hard",), trials: int = 60, hands: int = 400,
+         chunk: int | None = None, jobs: int = 1, seed: int = 0, study=None, space="", fix="",
+         max_ms: float | None = None, top: int = 3, validate_hands: int = 4000,
+         players: int | None = None, out=None, progress: bool = True) -> TuneResult:
+    """Tune ``bot``'s parameters for points per hand against ``opponents``:
+    ``tune(StudySpec(...))``, or the same settings as arguments (see
+    :class:`StudySpec` for each).
+
+    Every check runs before the study file is opened, so bad input leaves
+    it as it was.
+
+    :returns: a :class:`TuneResult`.
+    :raises InputError: (a ValueError naming the argument) bad input, as
+        :class:`StudySpec`; a study file for another setting or one that
+        cannot be written; a time limit no setting meets.
+    :raises ValueError: an unknown preset, bot or parameter.
+    :raises TypeError: a :class:`StudySpec` with other arguments.
+    """
+    if isinstance(variant, StudySpec):
+        if any(v != _TUNE_DEFAULTS[k] for k, v in locals().items() if k in _TUNE_DEFAULTS):
+            raise TypeError("tune(spec): a StudySpec holds every setting; give no other argument")
+        return _run(variant)
+    return _run(StudySpec(variant, bot, opponents, trials, hands, chunk, jobs, seed, study, space, fix,
+                          max_ms, top, validate_hands, players, out, progress))
+
+
+def _run(spec: StudySpec) -> TuneResult:
+    """The study of ``spec``: check the files, search, validate, write the table."""
+    t_start = time.perf_counter()
+    _check_files(spec)
+    if spec.max_ms is not None:
+        _probe(spec.variant, spec.players, cheapest_specs(spec.bot, spec.dims, spec.fixed), spec.opponents[0],
+               float(spec.max_ms), spec.seed)
+    st, run = _open(spec)
+    _search(spec, st, run)
+    df = trials_frame(st, list(spec.dims))
+    ok = df[(df["state"] == "COMPLETE") & df["feasible"]].sort_values(["value", "number"],
+                                                                     ascending=[False, True])
+    best_spec = str(ok["spec"].iloc[0]) if len(ok) else None
+    verdict = None
+    if spec.validate_hands and best_spec is not None:
+        verdict = _validated(spec, st, list(dict.fromkeys(ok["spec"]))[:spec.top])
+    out = spec.out
+    if out is None and spec.study is not None:
+        out = spec.study.with_name(spec.study.stem + ".trials.csv")
+    if out is not None:
+        _write_trials(df, out)
+    return TuneResult(df, best_spec, verdict, spec.study, out, time.perf_counter() - t_start)
+
+
+_TUNE_DEFAULTS = {k: p.default for k, p in inspect.signature(tune).parameters.items() if k != "variant"}
+
+
+def _check_files(spec: StudySpec) -> None:
+    """The trials table and the study file can be written; an existing study
+    file is a study of these settings. Nothing is changed."""
+    if spec.out is not None:
+        _check_writable(spec.out, "out")
+    if spec.study is not None:
+        _check_writable(spec.study, "study")
+        stored = _stored_identity(spec.study, " (a new study needs a new file name)")
+        if stored is not None:
+            _compare(spec.study, stored, spec.ident)
+
+
+def _open(spec: StudySpec):
+    """The Optuna study (created, or loaded to resume) and this run's number;
+    trials left running by a killed run are marked failed."""
     optuna = _optuna()
     from optuna.trial import TrialState
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}")
+    if spec.study is not None:
+        spec.study.parent.mkdir(parents=True, exist_ok=True)
+        storage = optuna.storages.RDBStorage(f"sqlite:///{spec.study.resolve()}")
     else:
         storage = optuna.storages.InMemoryStorage()
-
-    def constraints(ft):
-        return ft.user_attrs.get("constraint", (1.0,))
-
-    def sampler_for(n: int):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # multivariate TPE is 'experimental'
-            return optuna.samplers.TPESampler(
-                seed=stage_seed(seed, SEARCH, 1_000_000 + n), multivariate=True,
-                n_startup_trials=min(10, max(2, trials // 4)),
-                constraints_func=constraints if max_ms is not None else None)
-
     st = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="maximize",
-                             load_if_exists=True, sampler=sampler_for(0),
+                             load_if_exists=True, sampler=_sampler(spec, 0),
                              pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0))
     if not st.user_attrs.get("format"):
-        for k, v in ident.items():
+        for k, v in spec.ident.items():
             st.set_user_attr(k, v)
     run = int(st.user_attrs.get("runs", 0)) + 1
     st.set_user_attr("runs", run)
@@ -340,107 +420,125 @@ def tune(variant: str = "draw", bot: str = "insane", opponents: "str | Sequence[
         if "start" not in t.user_attrs:   # killed between ask() and its first write: the last run's
             storage.set_trial_user_attr(t._trial_id, "start", {"spec": "", "run": run - 1})
         storage.set_trial_state_values(t._trial_id, TrialState.FAIL)  # left by a killed run
+    return st, run
 
-    def finished() -> list:
-        return st.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
 
-    n_chunks = math.ceil(hands / chunk)
+def _constraints(ft):
+    return ft.user_attrs.get("constraint", (1.0,))
+
+
+def _sampler(spec: StudySpec, n: int):
+    """The TPE sampler of trial ``n``, seeded from the study's seed and ``n``
+    (so a resumed study samples as an uninterrupted one)."""
+    optuna = _optuna()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # multivariate TPE is 'experimental'
+        return optuna.samplers.TPESampler(
+            seed=stage_seed(spec.seed, SEARCH, 1_000_000 + n), multivariate=True,
+            n_startup_trials=min(10, max(2, spec.trials // 4)),
+            constraints_func=_constraints if spec.max_ms is not None else None)
+
+
+def _finished(st) -> list:
+    from optuna.trial import TrialState
+    return st.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
+
+
+def _best_text(st) -> str:
+    from optuna.trial import TrialState
+    ok = [t for t in _finished(st) if t.state == TrialState.COMPLETE
+          and t.user_attrs.get("result", {}).get("feasible")]
+    if not ok:
+        return ""
+    b = max(ok, key=lambda t: t.value)
+    return f"best {b.value:+.3f} (#{b.number})"
+
+
+def _search(spec: StudySpec, st, run: int) -> None:
+    """Ask, play and tell trials until ``spec.trials`` have finished."""
+    from optuna.trial import TrialState
     from tqdm import tqdm
-    done0 = len(finished())
-    bar = tqdm(total=trials, initial=min(done0, trials), unit="trial", disable=not progress,
-               desc=f"tune {bot} {rules.preset}", dynamic_ncols=True)
-
-    def best_text() -> str:
-        ok = [t for t in finished() if t.state == TrialState.COMPLETE
-              and t.user_attrs.get("result", {}).get("feasible")]
-        if not ok:
-            return ""
-        b = max(ok, key=lambda t: t.value)
-        return f"best {b.value:+.3f} (#{b.number})"
-
+    bar = tqdm(total=spec.trials, initial=min(len(_finished(st)), spec.trials), unit="trial",
+               disable=not spec.progress, desc=f"tune {spec.bot} {spec.rules.preset}", dynamic_ncols=True)
     try:
-        while len(finished()) < trials:
-            st.sampler = sampler_for(len(st.get_trials(deepcopy=False)))
+        while len(_finished(st)) < spec.trials:
+            st.sampler = _sampler(spec, len(st.get_trials(deepcopy=False)))
             trial = st.ask()
-            t0 = time.perf_counter()
             try:
-                values = dict(fixed, **{k: d.suggest(trial) for k, d in dims.items()})
-                spec = spec_of(bot, values, rules)   # idle parameters dropped
-                # few writes: each is a SQLite commit (about 20 ms on a busy disk)
-                trial.set_user_attr("start", {"spec": spec, "run": run})
-                prev = _played(finished(), spec)
-                if prev is not None:
-                    # the same bot on the same chunk seeds scores the same (common random
-                    # numbers): a sampled setting that differs only in idle parameters, or
-                    # a repeat, takes the earlier trial's result instead of replaying it
-                    r = dict(prev.user_attrs["result"], values=values, run=run, seconds=0.0,
-                             tournament_seconds=0.0, repeat_of=prev.number)
-                    if "constraint" in prev.user_attrs:
-                        trial.set_user_attr("constraint", prev.user_attrs["constraint"])
-                    trial.set_user_attr("result", json.loads(json.dumps(r)))
-                    m, pruned = prev.value, False
-                else:
-                    ev = Evaluation()
-                    pruned = stopped = False
-                    for k in range(n_chunks):
-                        n = min(chunk, hands - k * chunk)
-                        cs = stage_seed(seed, SEARCH, k)
-                        for o in opponents:
-                            d, ms, sec, _ = play_chunk(variant, players, spec, o, n, cs, jobs)
-                            ev.add(d, ms, sec, n)
-                        ev.chunks.append(cs)
-                        trial.report(ev.value, k)
-                        if max_ms is not None and ev.ms_per_decision > TOO_SLOW * max_ms:
-                            stopped = True
-                            break
-                        if k < n_chunks - 1 and trial.should_prune():
-                            pruned = True
-                            break
-                    m, lo, hi = ev.interval()
-                    msd = ev.ms_per_decision
-                    feasible = max_ms is None or msd <= max_ms
-                    if max_ms is not None:
-                        trial.set_user_attr("constraint", [msd - max_ms])
-                    trial.set_user_attr("result", json.loads(json.dumps({
-                        "values": values, "run": run, "value": m, "lo": lo, "hi": hi, "ms": msd,
-                        "deals": ev.deals, "feasible": feasible, "chunks": ev.chunks,
-                        "seconds": time.perf_counter() - t0, "tournament_seconds": ev.seconds,
-                        "stopped": "too slow" if stopped else "pruned" if pruned else ""})))
+                value, pruned = _trial(spec, st, trial, run)
             except BaseException:
                 st.tell(trial, state=TrialState.FAIL)
                 raise
             if pruned:
                 st.tell(trial, state=TrialState.PRUNED)
             else:
-                st.tell(trial, m)
+                st.tell(trial, value)
             bar.update(1)
-            bar.set_postfix_str(best_text(), refresh=True)
+            bar.set_postfix_str(_best_text(st), refresh=True)
     finally:
         bar.close()
 
-    names = list(dims)
-    df = trials_frame(st, names)
-    ok = df[(df["state"] == "COMPLETE") & df["feasible"]].sort_values(["value", "number"],
-                                                                     ascending=[False, True])
-    best_spec = str(ok["spec"].iloc[0]) if len(ok) else None
-    verdict = None
-    if validate_hands and best_spec is not None:
-        cands = list(dict.fromkeys(ok["spec"]))[:top]
-        key = json.dumps({"candidates": cands, "hands": validate_hands, "jobs_free": True})
-        stored = st.user_attrs.get("validation")
-        if stored and stored.get("key") == key:
-            verdict = Verdict(**stored["verdict"])
-        else:
-            if progress:
-                sys.stderr.write(f"validating the best {len(cands)} setting(s) against the defaults on "
-                                 f"{validate_hands:,} fresh deals each\n")
-            verdict = validate(variant, players, cands, spec_of(bot, {}), validate_hands, seed, jobs,
-                               progress=progress)
-            st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
-                verdict.to_dict(), default=float))})
-    if out is None and path is not None:
-        out = path.with_name(path.stem + ".trials.csv")
-    out = Path(out) if out is not None else None
-    if out is not None:
-        _write_trials(df, out)
-    return TuneResult(df, best_spec, verdict, path, out, time.perf_counter() - t_start)
+
+def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
+    """Play one trial (or take the result of an earlier trial of the same
+    spec); store its result; return ``(value, pruned)``."""
+    t0 = time.perf_counter()
+    values = dict(spec.fixed, **{k: d.suggest(trial) for k, d in spec.dims.items()})
+    bot = spec_of(spec.bot, values, spec.rules)   # idle parameters dropped
+    # few writes: each is a SQLite commit (about 20 ms on a busy disk)
+    trial.set_user_attr("start", {"spec": bot, "run": run})
+    prev = _played(_finished(st), bot)
+    if prev is not None:
+        # the same bot on the same chunk seeds scores the same (common random
+        # numbers): a sampled setting that differs only in idle parameters, or
+        # a repeat, takes the earlier trial's result instead of replaying it
+        r = dict(prev.user_attrs["result"], values=values, run=run, seconds=0.0,
+                 tournament_seconds=0.0, repeat_of=prev.number)
+        if "constraint" in prev.user_attrs:
+            trial.set_user_attr("constraint", prev.user_attrs["constraint"])
+        trial.set_user_attr("result", json.loads(json.dumps(r)))
+        return prev.value, False
+    ev = Evaluation()
+    pruned = stopped = False
+    n_chunks = math.ceil(spec.hands / spec.chunk)
+    for k in range(n_chunks):
+        n = min(spec.chunk, spec.hands - k * spec.chunk)
+        cs = stage_seed(spec.seed, SEARCH, k)
+        for o in spec.opponents:
+            d, ms, sec, _ = play_chunk(spec.variant, spec.players, bot, o, n, cs, spec.jobs)
+            ev.add(d, ms, sec, n)
+        ev.chunks.append(cs)
+        trial.report(ev.value, k)
+        if spec.max_ms is not None and ev.ms_per_decision > TOO_SLOW * spec.max_ms:
+            stopped = True
+            break
+        if k < n_chunks - 1 and trial.should_prune():
+            pruned = True
+            break
+    m, lo, hi = ev.interval()
+    msd = ev.ms_per_decision
+    if spec.max_ms is not None:
+        trial.set_user_attr("constraint", [msd - spec.max_ms])
+    trial.set_user_attr("result", json.loads(json.dumps({
+        "values": values, "run": run, "value": m, "lo": lo, "hi": hi, "ms": msd,
+        "deals": ev.deals, "feasible": spec.max_ms is None or msd <= spec.max_ms, "chunks": ev.chunks,
+        "seconds": time.perf_counter() - t0, "tournament_seconds": ev.seconds,
+        "stopped": "too slow" if stopped else "pruned" if pruned else ""})))
+    return m, pruned
+
+
+def _validated(spec: StudySpec, st, cands: list[str]) -> Verdict:
+    """The verdict of the best ``cands`` against the defaults on fresh deals
+    (stored in the study, and taken from it when the candidates are the same)."""
+    key = json.dumps({"candidates": cands, "hands": spec.validate_hands, "jobs_free": True})
+    stored = st.user_attrs.get("validation")
+    if stored and stored.get("key") == key:
+        return Verdict(**stored["verdict"])
+    if spec.progress:
+        sys.stderr.write(f"validating the best {len(cands)} setting(s) against the defaults on "
+                         f"{spec.validate_hands:,} fresh deals each\n")
+    verdict = validate(spec.variant, spec.players, cands, spec_of(spec.bot, {}), spec.validate_hands,
+                       spec.seed, spec.jobs, progress=spec.progress)
+    st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
+        verdict.to_dict(), default=float))})
+    return verdict
