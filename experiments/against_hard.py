@@ -59,7 +59,7 @@ def main(argv=None) -> int:
 
     from dominoai.tournament.stats import paired_ci
 
-    from dominoai.cli import join_spec_params
+    from dominoai.bots.spec import join_spec_params
 
     cands = [join_spec_params(c.strip()) for c in args.candidates.split(";") if c.strip()]
     if not cands:
