@@ -499,6 +499,28 @@ def test_stats_accumulate_per_variant_and_level(tmp_path):
     assert re.search(r"\* medium +1 ", table) and re.search(r"  easy +2 ", table)
 
 
+def test_stats_count_the_matches_and_hands_as_played(tmp_path):
+    """Five draw matches to 40 against easy, one data folder: the stats equal
+    the counts read off the printed results (each hand's "... win(s) the
+    hand" line, each match's "Match over" line), so wins, losses and
+    hands_won cannot be swapped: the five matches give distinct counts."""
+    want = dict(matches=0, wins=0, losses=0, draws=0, hands=0, hands_won=0)
+    for seed in range(1, 6):
+        code, out = run_game(tmp_path, ONES, variant="draw", seed=seed, target=40)
+        assert code == 0
+        hands = re.findall(r"^Hand \d+ over \(.*\); (you win|seat 1 wins|nobody wins) the hand\.$", out, re.M)
+        assert hands and len(hands) == len(re.findall(r"^=== Hand \d+ ===", out, re.M))
+        end = re.search(r"^=== Match over: (you win!|seat 1 wins\.|a draw\.) ===$", out, re.M).group(1)
+        want["matches"] += 1
+        want[{"you win!": "wins", "seat 1 wins.": "losses", "a draw.": "draws"}[end]] += 1
+        want["hands"] += len(hands)
+        want["hands_won"] += hands.count("you win")
+    got = stats_of(tmp_path)["games"]["draw"]["easy"]
+    assert got == want
+    # the check can tell the fields apart: no two of them are equal here
+    assert len({want[k] for k in ("wins", "losses", "hands", "hands_won")}) == 4, want
+
+
 def test_broken_stats_file_is_started_afresh(tmp_path):
     (tmp_path / STATS_FILE).write_text("garbage")
     code, out = run_game(tmp_path, ONES, variant="draw", seed=1, target=10)
