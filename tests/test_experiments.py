@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # every test runs an experiment script in another process
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "experiments" / "against_hard.py"
 

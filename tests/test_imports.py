@@ -29,12 +29,14 @@ def modules_after(code: str) -> set[str]:
 
 @pytest.mark.parametrize("code", ["import dominoai", "import dominoai.engine",
                                   "import dominoai.engine.layout, dominoai.rules, dominoai.tiles"])
+@pytest.mark.e2e
 def test_import_loads_no_heavy_module(code):
     mods = modules_after(code)
     assert "dominoai" in mods
     assert not mods & {*HEAVY, "numba"}, mods & {*HEAVY, "numba"}
 
 
+@pytest.mark.e2e
 def test_help_loads_no_heavy_module():
     mods = modules_after("import runpy; sys.argv = ['dominoai', '--help']\n"
                          "runpy.run_module('dominoai', run_name='__main__', alter_sys=True)")
@@ -42,6 +44,7 @@ def test_help_loads_no_heavy_module():
     assert not mods & {*HEAVY, "numba"}, mods & {*HEAVY, "numba"}
 
 
+@pytest.mark.e2e
 def test_light_modules_import_no_numba():
     """Every module :mod:`dominoai._numba_cache` counts as light imports no
     numba, so none of them can define a kernel before the cache is set."""
@@ -50,6 +53,7 @@ def test_light_modules_import_no_numba():
     assert "numba" not in mods
 
 
+@pytest.mark.e2e
 def test_replay_loads_no_pandas(tmp_path):
     """A record replay needs the engine (numba, which itself imports a part of
     scipy) but not the tournament's tables."""
@@ -62,6 +66,7 @@ def test_replay_loads_no_pandas(tmp_path):
     assert not mods & {"pandas", "pyarrow", "matplotlib"}, mods
 
 
+@pytest.mark.e2e
 def test_cache_directory_is_set_before_the_first_kernel():
     code = ("import dominoai.engine.kernels, numba\n"
             "from dominoai import _numba_cache\n"

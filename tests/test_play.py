@@ -543,6 +543,7 @@ def run_cli(tmp_path, *args, stdin="", text=True) -> subprocess.CompletedProcess
                           capture_output=True, text=text, timeout=600, env=env)
 
 
+@pytest.mark.e2e
 def test_cli_whole_match_then_stats(tmp_path):
     p = run_cli(tmp_path, "play", "--variant", "draw", "--players", "2", "--opponents", "easy",
                 "--target", "20", "--seed", "7", stdin=ONES)
@@ -554,6 +555,7 @@ def test_cli_whole_match_then_stats(tmp_path):
     assert s.returncode == 0 and "Your statistics for draw:" in s.stdout and "easy" in s.stdout
 
 
+@pytest.mark.e2e
 def test_cli_eof_then_continue(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "easy", "--target", "20", "--seed", "9", stdin="1\n1\n")
     assert p.returncode == 0 and p.stderr == ""
@@ -565,6 +567,7 @@ def test_cli_eof_then_continue(tmp_path):
     assert json.loads((tmp_path / STATS_FILE).read_text())["games"]["draw"]["easy"]["matches"] == 1
 
 
+@pytest.mark.e2e
 def test_cli_play_analysis(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "insane:worlds=6", "--target", "5", "--seed", "3",
                 "--analysis", stdin=ONES)
@@ -576,6 +579,7 @@ def test_cli_play_analysis(tmp_path):
     assert all(e["n"] == 6 for m in moves for e in m.get("analysis", []))
 
 
+@pytest.mark.e2e
 def test_cli_garbage_bytes_are_an_answer_not_a_crash(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "easy", "--target", "10", "--seed", "1",
                 stdin=b"\xff\xfe\x00garbage\n" + ONES.encode(), text=False)

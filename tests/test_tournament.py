@@ -465,6 +465,7 @@ run_tournament("draw", ["sleepy", "medium"], hands=40, seed=5, out={out!r}, batc
 """
 
 
+@pytest.mark.e2e
 def test_kill_and_resume(tmp_path):
     out = tmp_path / "r.parquet"
     parts = tmp_path / "r.parquet.parts"
@@ -653,6 +654,7 @@ def test_dask_local_cluster():
 
 
 # ---------------------------------------------------------------- notebook
+@pytest.mark.e2e
 def test_notebook_runs(tmp_path):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

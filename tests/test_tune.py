@@ -279,6 +279,7 @@ def _finished(path: Path) -> int:
         return 0
 
 
+@pytest.mark.e2e
 def test_resume_after_sigkill(tmp_path):
     path = tmp_path / "kill.db"
     cmd = [sys.executable, "-m", "dominoai", "tune", "--variant", "block", "--bot", "insane",
@@ -318,6 +319,7 @@ def test_resume_after_sigkill(tmp_path):
 
 
 # ---------------------------------------------------------------- notebook
+@pytest.mark.e2e
 def test_tuning_notebook_runs(tmp_path):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
