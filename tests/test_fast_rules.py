@@ -383,7 +383,7 @@ def test_outside_the_shapes_the_kernels_play(preset, field, value):
         assert (n1, r1[0], s1.tolist()) == (n2, r2[0], s2.tolist())
 
 
-KNOWN_CASES = [
+STRIKE_CASES = [
     # rule sets where a fused line playout must score the end totals as strikes, not points
     ("dominoball", dict(spinner="none", max_replacements=0, free_replacements=0)),
     ("draw", dict(end_scoring="strikes", hand_scoring="strikes", drawing=False)),
@@ -393,8 +393,8 @@ KNOWN_CASES = [
 ]
 
 
-@pytest.mark.parametrize("preset,over", KNOWN_CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(KNOWN_CASES)])
-def test_known_disagreements_are_fixed(preset, over):
+@pytest.mark.parametrize("preset,over", STRIKE_CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(STRIKE_CASES)])
+def test_fused_playouts_score_strikes_as_the_kernels_do(preset, over):
     rules = get_rules(preset, **over)
     a, b = simulate_both(rules.vector(), 0, 2000)
     assert a == b
