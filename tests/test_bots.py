@@ -1,10 +1,11 @@
 """Bots: conformance of every registered bot on every preset, spec strings,
 and hand-made positions with the expected choice.
 
-Conformance (every bot of ``dominoai.bots.bot_names()``, every preset of
-``dominoai.preset_names()`` plus player-count variants): over random
-positions (``POSITIONS`` per bot in all, spread over the tables; fewer for the
-search bots in ``SLOW_BOTS``) the bot
+Conformance (every bot of ``dominoai.bots.bot_names()``, the peer bots of
+the interop extra included, every preset of ``dominoai.preset_names()`` plus
+player-count variants): over random positions (``POSITIONS`` per bot in all,
+spread over the tables; fewer for the search bots in ``SLOW_BOTS`` and the
+peer bots in ``PEER_COUNTS``, whose decisions cost milliseconds) the bot
 
 - returns a legal move (checked against the full engine state of that moment
   with ``kernels.check_move``, so any end the tile fits is accepted),
@@ -16,6 +17,11 @@ search bots in ``SLOW_BOTS``) the bot
 The positions come from whole matches played by a mix of ``easy`` and
 ``medium`` moves (so later hands, scores, draws, passes, voids and
 Dominoball replacements all occur), each decision of each seat.
+
+The peer bots (``ismcts``, ``mcts``, ``pydominoes-*``) play only the tables
+their library plays (OpenSpiel: the presets as registered; the ``dominoes``
+package: its own preset), at a cheap setting (``PEER_SPECS``); each is
+skipped, with the reason, where its library is not installed.
 
 Hand-made positions are built directly as the observation's compact array
 (:func:`position`): own tiles, the line, the open ends, hand sizes, the
@@ -33,8 +39,9 @@ import numpy as np
 import pytest
 
 import dominoai
+import dominoai.interop  # noqa: F401  (registers the peer bots whose library is installed)
 from dominoai import Match, Move, Observation, Tile, get_rules
-from dominoai.bots import BOTS, BaseBot, Param, bot_names, make_bot, parse_spec
+from dominoai.bots import BOTS, BaseBot, Param, bot_names, make_bot, parse_spec, plugins
 from dominoai.bots.hard import FEATURES, HardBot
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
@@ -59,13 +66,44 @@ TABLES = [(p, {}) for p in dominoai.preset_names()] + [
 ]
 
 
+# the peer bots: dominoai's own plug-ins (its interop extra's entry points)
+PEER_BOTS = tuple(sorted(n for n, target in plugins().items() if target.startswith("dominoai.interop")))
+
+# the peer bots: a cheap setting, and positions in all (the -m slow run: SLOW_FACTOR times more)
+PEER_SPECS = {"ismcts": "ismcts:sims=4", "mcts": "mcts:sims=4", "pydominoes-pab": "pydominoes-pab:sample_size=1"}
+PEER_COUNTS = {"ismcts": 300, "mcts": 500, "pydominoes-pab": 120, "pydominoes-omniscient": 120,
+               "pydominoes-bota-gorda": 3_000, "pydominoes-counter": 3_000, "pydominoes-random": 3_000}
+# the package's alpha-beta players search the whole remaining hand (seconds at a hand's first
+# moves): they are checked on the positions with at least this many tiles on the line
+PEER_MIN_PLAYED = {"pydominoes-pab": 6, "pydominoes-omniscient": 6}
+
 
 def package_bots() -> list[str]:
-    """The registered bots that dominoai itself provides (the test doubles
-    other test modules register, such as a bot that raises on purpose, are
-    left out, whatever order the modules were collected in)."""
+    """The registered bots that dominoai itself provides, peer bots left out
+    (the test doubles other test modules register, such as a bot that raises
+    on purpose, are left out too, whatever order the modules were collected in)."""
     from dominoai.bots.base import BOTS
-    return [n for n in bot_names() if getattr(BOTS[n], "__module__", "").startswith("dominoai.")]
+    return [n for n in bot_names() if getattr(BOTS[n], "__module__", "").startswith("dominoai.")
+            and n not in PEER_BOTS]
+
+
+def peer_bots() -> list:
+    """Every peer bot as a parameter, skipped with the reason where its
+    library is not installed."""
+    out = []
+    for n in PEER_BOTS:
+        lib = "open_spiel" if n in ("ismcts", "mcts") else "the dominoes package (dominoes==6.1)"
+        out.append(pytest.param(n, marks=pytest.mark.skipif(
+            n not in BOTS, reason=f"{n} needs {lib}: pip install -e '.[interop]'")))
+    return out
+
+
+def peer_tables(name: str) -> list:
+    """The tables a peer bot plays: the ``dominoes`` package's preset, or
+    (OpenSpiel) every table whose rules are a registered preset's."""
+    if name.startswith("pydominoes-"):
+        return [t for t in TABLES if t[0] == "pydominoes"]
+    return [t for t in TABLES if get_rules(t[0], **t[1]) == get_rules(t[0], players=get_rules(t[0], **t[1]).players)]
 
 def _tid(table):
     preset, ov = table
@@ -103,11 +141,12 @@ def random_positions(table, n: int, seed: int) -> list:
     return out
 
 
-def _positions_for(total: int) -> list:
-    per = -(-total // len(TABLES))
+def _positions_for(total: int, tables: list | None = None) -> list:
+    tables = TABLES if tables is None else tables
+    per = -(-total // len(tables))
     out = []
-    for i, t in enumerate(TABLES):
-        out += random_positions(t, per, SEED + i)
+    for t in tables:
+        out += random_positions(t, per, SEED + TABLES.index(t))
     return out
 
 
@@ -119,11 +158,17 @@ def _act(bot, obs, st):
     return bot.act(obs)
 
 
-def _conformance(name: str, total: int):
-    positions = _positions_for(total)
+def _conformance(name: str, total: int, tables: list | None = None, spec: str | None = None,
+                 min_played: int = 0):
+    if min_played:
+        pool = _positions_for(4 * total, tables)
+        positions = [p for p in pool if p[0].array[O_NPLAYED] >= min_played][:total]
+    else:
+        positions = _positions_for(total, tables)
     assert len(positions) >= total
-    a = make_bot(name, seed=11)
-    b = make_bot(f"{name}:seed=11")
+    spec = spec or name
+    a = make_bot(spec, seed=11)
+    b = make_bot(f"{spec}{',' if ':' in spec else ':'}seed=11")
     moves_a = []
     for obs, st, rv in positions:
         arr, ev, st0 = obs.array.copy(), obs.event_array.copy(), st.copy()
@@ -156,6 +201,24 @@ def test_conformance(name):
 @pytest.mark.parametrize("name", package_bots())
 def test_conformance_slow(name):
     _conformance(name, _bot_count(name, True))
+
+
+@pytest.mark.parametrize("name", peer_bots())
+def test_peer_conformance(name):
+    tables = peer_tables(name)
+    assert tables
+    _conformance(name, PEER_COUNTS[name], tables, PEER_SPECS.get(name), PEER_MIN_PLAYED.get(name, 0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", peer_bots())
+def test_peer_conformance_slow(name):
+    _conformance(name, PEER_COUNTS[name] * SLOW_FACTOR, peer_tables(name), PEER_SPECS.get(name),
+                 PEER_MIN_PLAYED.get(name, 0))
+
+
+def test_every_peer_bot_has_a_count():
+    assert set(PEER_COUNTS) == set(PEER_BOTS) and set(PEER_SPECS) <= set(PEER_BOTS)
 
 
 def test_every_table_is_covered():

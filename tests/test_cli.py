@@ -78,6 +78,7 @@ def case_runs(warm):
     return dict(zip(CASES, procs))
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
 @pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
 def test_case_via_cli(path, case_runs):
@@ -190,12 +191,14 @@ def bad_runs(tmp_path_factory, warm):
     return dict(zip([*BAD, "missing_file", "directory"], zip(argvs, procs)))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("name", list(BAD))
 def test_bad_record_refused(name, bad_runs):
     (_, path, _), proc = bad_runs[name]
     assert_refused(proc, "^dominoai: error: " + re.escape(str(path)) + ":.* " + BAD[name][1])
 
 
+@pytest.mark.e2e
 def test_missing_file_and_directory(bad_runs):
     (_, path), proc = bad_runs["missing_file"]
     assert_refused(proc, re.escape(str(path)) + r": No such file or directory$")
@@ -203,6 +206,7 @@ def test_missing_file_and_directory(bad_runs):
     assert_refused(proc, re.escape(str(path)) + r": ")
 
 
+@pytest.mark.e2e
 def test_replay_from_stdin(warm):
     procs = [run_cli("replay", "-", "--json", stdin=json.dumps(BLOCK)),
              run_cli("replay", "-", stdin="{not json")]
@@ -231,6 +235,7 @@ def test_bad_options_in_process(argv, pattern, capsys):
     assert re.search(pattern, err), err
 
 
+@pytest.mark.e2e
 def test_bad_options_via_cli(warm):
     procs = run_many([("simulate", "--variant", "dominos"), (), ("simulate", "--variant", "block",
                                                                   "--hands", "-5")])
@@ -245,6 +250,7 @@ def _stats(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if "hands/s" not in line)
 
 
+@pytest.mark.e2e
 def test_simulate_prints_stats(warm):
     a, b, c, d = run_many([
         ("simulate", "--variant", "all_fives", "--hands", "5000", "--seed", "11"),
@@ -288,6 +294,7 @@ def test_version_and_help(capsys):
     assert "replay" in out and "simulate" in out
 
 
+@pytest.mark.e2e
 def test_version_via_cli_and_no_import_side_effects():
     p = run_cli("--version")
     assert p.returncode == 0 and p.stdout.strip() == f"dominoai {__version__}"
@@ -296,6 +303,7 @@ def test_version_via_cli_and_no_import_side_effects():
     assert q.returncode == 0 and q.stdout == "" and q.stderr == ""
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(shutil.which("dominoai") is None, reason="the dominoai console script is not on PATH")
 def test_console_script(warm):
     p = subprocess.run(["dominoai", "replay", "-", "--json"], input=json.dumps(BLOCK),
@@ -371,6 +379,7 @@ def test_simulate_on_a_cold_marker_says_so(tmp_path, monkeypatch, capsys, warm):
 
 
 # ---------------------------------------------------------------- launcher
+@pytest.mark.e2e
 def test_module_run_beside_a_checkout_folder(tmp_path):
     """``python -m dominoai`` from a folder holding a ``dominoai`` folder that
     is not the package (a checkout): with an editable install (emulated: a

@@ -92,6 +92,7 @@ def test_bad_input_exits_2_with_one_line(argv, msg, tmp_path, monkeypatch, capsy
     assert not list(tmp_path.iterdir())  # nothing half-written
 
 
+@pytest.mark.e2e
 def test_tournament_subprocess_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "dominoai", "tournament", "--bots", "easy,nobot"],
                        capture_output=True, text=True, cwd=tmp_path)

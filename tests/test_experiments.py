@@ -3,11 +3,14 @@ exit code 2 before anything is written (experiments/against_hard.py)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.e2e  # every test runs an experiment script in another process
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "experiments" / "against_hard.py"
@@ -18,19 +21,55 @@ def _run(args, out, timeout=300):
                           capture_output=True, text=True, cwd=ROOT, timeout=timeout)
 
 
-@pytest.mark.parametrize("args,word", [
+BAD = [
     (["--preset", "nosuch", "--candidates", "insane:worlds=50"], "unknown preset"),
     (["--preset", "block", "--candidates", "insanee"], "unknown bot"),
     (["--preset", "block", "--candidates", "insane:hard_prior=1.5"], "hard_prior must be <= 1"),
     (["--preset", "block", "--candidates", "insane:worlds=200"], "listed twice"),
     (["--preset", "block", "--candidates", ";"], "give at least one spec"),
     (["--preset", "block", "--candidates", "insane:worlds=50", "--deals", "0"], "--deals"),
-])
-def test_against_hard_refuses_bad_input(tmp_path, args, word):
-    r = _run(args, tmp_path / "out")
-    assert r.returncode == 2, r.stderr
-    assert word in r.stderr and "Traceback" not in r.stderr
-    assert not (tmp_path / "out").exists()
+]
+
+# The script's main(argv) as `python experiments/against_hard.py ARGS` runs it
+# (its folder first on sys.path, SystemExit as the exit code), once per argument
+# list read from stdin, in one interpreter: the exit code and stderr of each.
+DRIVER = """
+import contextlib, io, json, sys, traceback
+sys.path.insert(0, sys.argv[1])
+import against_hard
+out = []
+for argv in json.loads(sys.stdin.read()):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = against_hard.main(argv)
+        except SystemExit as e:
+            code = e.code
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    out.append({"code": code, "stderr": err.getvalue()})
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def bad_runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad")
+    argvs = [[*args, "--out", str(d / f"out{i}")] for i, (args, _) in enumerate(BAD)]
+    p = subprocess.run([sys.executable, "-c", DRIVER, str(SCRIPT.parent)], input=json.dumps(argvs),
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr
+    return d, json.loads(p.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("i", range(len(BAD)), ids=[w for _, w in BAD])
+def test_against_hard_refuses_bad_input(bad_runs, i):
+    d, runs = bad_runs
+    r, word = runs[i], BAD[i][1]
+    assert r["code"] == 2, r["stderr"]
+    assert word in r["stderr"] and "Traceback" not in r["stderr"]
+    assert not (d / f"out{i}").exists()
 
 
 def test_against_hard_refuses_a_folder_of_another_run(tmp_path):

@@ -78,7 +78,7 @@ DOMAINS = {
     "free_replacements": [0, 1, 4],
 }
 
-# The enumeration of issue 10: the fields that shape a playout, on every preset.
+# The enumeration: the fields that shape a playout, on every preset.
 ENUM_DOMAINS = {
     "spinner": ["none", "first_double", "base_double"],
     "end_scoring": ["none", "points", "strikes"],
@@ -383,8 +383,8 @@ def test_outside_the_shapes_the_kernels_play(preset, field, value):
         assert (n1, r1[0], s1.tolist()) == (n2, r2[0], s2.tolist())
 
 
-ISSUE_CASES = [
-    # issue 10: the fused line playout scored the end totals as points, not strikes
+STRIKE_CASES = [
+    # rule sets where a fused line playout must score the end totals as strikes, not points
     ("dominoball", dict(spinner="none", max_replacements=0, free_replacements=0)),
     ("draw", dict(end_scoring="strikes", hand_scoring="strikes", drawing=False)),
     ("draw", dict(end_scoring="strikes", hand_scoring="strikes")),
@@ -393,8 +393,8 @@ ISSUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("preset,over", ISSUE_CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(ISSUE_CASES)])
-def test_issue_cases(preset, over):
+@pytest.mark.parametrize("preset,over", STRIKE_CASES, ids=[f"{p}-{i}" for i, (p, _) in enumerate(STRIKE_CASES)])
+def test_fused_playouts_score_strikes_as_the_kernels_do(preset, over):
     rules = get_rules(preset, **over)
     a, b = simulate_both(rules.vector(), 0, 2000)
     assert a == b

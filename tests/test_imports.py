@@ -36,12 +36,14 @@ def modules_after(code: str) -> set[str]:
 
 @pytest.mark.parametrize("code", ["import dominoai", "import dominoai.engine",
                                   "import dominoai.engine.layout, dominoai.rules, dominoai.tiles"])
+@pytest.mark.e2e
 def test_import_loads_no_heavy_module(code):
     mods = modules_after(code)
     assert "dominoai" in mods
     assert not mods & {*HEAVY, "numba"}, mods & {*HEAVY, "numba"}
 
 
+@pytest.mark.e2e
 def test_help_loads_no_heavy_module():
     mods = modules_after("import runpy; sys.argv = ['dominoai', '--help']\n"
                          "runpy.run_module('dominoai', run_name='__main__', alter_sys=True)")
@@ -49,6 +51,7 @@ def test_help_loads_no_heavy_module():
     assert not mods & {*HEAVY, "numba"}, mods & {*HEAVY, "numba"}
 
 
+@pytest.mark.e2e
 def test_light_modules_import_no_numba():
     """The parser, the rules and the engine's constants import no numba."""
     mods = modules_after("import importlib\n" + "".join(
@@ -56,6 +59,7 @@ def test_light_modules_import_no_numba():
     assert "numba" not in mods
 
 
+@pytest.mark.e2e
 def test_replay_loads_no_pandas(tmp_path):
     """A record replay needs the engine (numba, which itself imports a part of
     scipy) but not the tournament's tables."""
@@ -68,6 +72,7 @@ def test_replay_loads_no_pandas(tmp_path):
     assert not mods & {"pandas", "pyarrow", "matplotlib"}, mods
 
 
+@pytest.mark.e2e
 def test_import_changes_nothing_outside_the_package():
     """Neither ``import dominoai`` nor loading the kernels installs an import
     hook or changes numba's settings or the environment."""
@@ -127,6 +132,7 @@ def _run_twice(tmp_path: Path, fresh: bool, cache_dir: Path | None) -> list[tupl
     return out
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("numba_cache_dir", [False, True], ids=["beside-sources", "NUMBA_CACHE_DIR"])
 def test_a_changed_callee_recompiles_the_caller(tmp_path, numba_cache_dir):
     """numba alone keeps the caller's stale code when only a kernel it calls
@@ -156,6 +162,7 @@ def test_lazy_public_names():
     assert {"Match", "run_tournament", "Rules"} <= set(ns)
 
 
+@pytest.mark.e2e
 def test_the_package_stamps_its_kernel_caches():
     """Loading the engine stamps every folder numba keeps the package's
     kernels in with the hash of the current sources."""

@@ -1,5 +1,5 @@
-"""The PettingZoo AEC environment of every preset (issue 12;
-dominoai/interop/pettingzoo.py): PettingZoo's own api_test, masks, rewards
+"""The PettingZoo AEC environment of every preset
+(dominoai/interop/pettingzoo.py): PettingZoo's own api_test, masks, rewards
 in points, and one-line errors."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from dominoai import Match  # noqa: E402
 from dominoai.interop.pettingzoo import env  # noqa: E402
+from dominoai.engine import layout as L  # noqa: E402
 from dominoai.moves import Move  # noqa: E402
 from dominoai.rules import PRESETS  # noqa: E402
 
@@ -79,11 +80,57 @@ def test_mask_is_the_legal_moves():
     assert e.observe(other)["action_mask"].sum() == 0
 
 
-def test_a_random_masked_hand_every_preset_sums_as_the_rules_say():
-    for preset in ("block", "kozel", "dominoball"):
-        total = _random_masked_hand(env(preset), 3)
-        if preset != "kozel":
-            assert sum(total.values()) == 0.0  # two sides: zero-sum
+def _replayed_rewards(preset, players, seed):
+    """Play one hand of the environment with random masked actions, then
+    replay its deal, boneyard order, leader and actions in a :class:`Match`:
+    returns the environment's rewards, the replayed hand's side points and
+    the rules."""
+    e = env(preset, players=players)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards = {a: 0.0 for a in e.possible_agents}
+    actions = []
+    for agent in e.agent_iter():
+        obs, r, term, trunc, _ = e.last()
+        rewards[agent] += r
+        if term or trunc:
+            e.step(None)
+            continue
+        a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        actions.append(a)
+        e.step(a)
+    st, rules = e.state_.st, e.rules
+    hs = rules.hand_size
+    deal = [list(e.state_.dealt[s * hs:(s + 1) * hs]) for s in range(rules.players)]
+    boneyard = [int(t) for t in st[L.S_BONE:L.S_BONE + int(st[L.S_BONE_END])]]
+    h = Match(preset, players=rules.players).new_hand(deal=deal, boneyard=boneyard,
+                                                      leader=int(st[L.S_LEADER]))
+    for a in actions:
+        assert Move.from_code(a) in h.legal_moves(), f"{preset} seed {seed}: action {a}"
+        h.play(Move.from_code(a))
+    assert h.over, f"{preset} seed {seed}: the replay is not over"
+    return rewards, h.result.points, rules
+
+
+@pytest.mark.parametrize("preset,players", list(_counts()))
+def test_rewards_are_the_side_points_in_every_preset(preset, players):
+    """Every preset and player count, five seeds: each agent's total reward is
+    its side's points minus the other sides' points in the replayed hand
+    (Kozel, where a recorded point is bad: the negation), so two sides sum to
+    zero and in Kozel the pair that recorded more gets the negative reward."""
+    for seed in range(5):
+        rewards, points, rules = _replayed_rewards(preset, players, seed)
+        sign = -1 if preset == "kozel" else 1
+        for p in range(rules.players):
+            own = points[rules.side_of(p)]
+            others = sum(points) - own
+            assert rewards[f"player_{p}"] == sign * (own - others), \
+                f"{preset} players={players} seed {seed}: {rewards} vs points {points}"
+        if rules.sides == 2:
+            assert sum(rewards.values()) == 0.0
+        if preset == "kozel" and rules.sides == 2 and points[0] != points[1]:
+            worse = int(np.argmax(points))          # the pair that recorded more
+            assert rewards[f"player_{worse}"] < 0 < rewards[f"player_{1 - worse}"]
 
 
 def test_illegal_action_and_bad_preset_are_one_line_errors():

@@ -1,5 +1,5 @@
 """The ``pydominoes`` preset against the ``dominoes`` package (6.1) it
-copies, and the package's players as dominoai bots (issue 12).
+copies, and the package's players as dominoai bots.
 
 Lock-step: one random deal is given to both; the package's game is started
 as its ``Game.new(starting_domino=6:6)`` does (the holder of 6:6 plays it,
@@ -159,3 +159,92 @@ def test_a_peer_bot_refuses_another_preset_in_one_line():
     with pytest.raises(ValueError, match="plays only the preset 'pydominoes'") as e:
         make_bot("pydominoes-random").act(obs)
     assert "\n" not in str(e.value)
+
+
+def test_game_from_observation_is_the_position_in_the_packages_terms():
+    """At every decision after the lead of random hands, the package's game
+    built from the observation and the true hands has the seat to move, the
+    hands given, the line (the tiles played, laid end to end, showing the
+    open ends' pips) and the legal plays, written ``(tile, pip covered)``."""
+    from dominoai.engine import layout as L
+    from dominoai.interop.pydominoes import game_from_observation
+    rng = random.Random(4)
+    checked = 0
+    for k in range(30):
+        m = Match("pydominoes", seed=k)
+        h = m.new_hand()
+        h.play(h.legal_moves()[0])                          # the lead, 6:6
+        while not h.over:
+            obs = h.observe(h.seat)
+            st = m.state_copy()
+            hands = [int(st[L.S_HAND + s]) for s in range(4)]
+            g = game_from_observation(obs, hands)
+            assert g.turn == obs.seat
+            assert [sorted(_tid(d) for d in g.hands[s]) for s in range(4)] == \
+                [[t for t in range(N_TILES) if hands[s] >> t & 1] for s in range(4)]
+            line = list(g.board.board)
+            played = {int(t) for kind, _s, t, _e in obs.event_array.tolist() if kind == L.EV_PLAY}
+            assert {_tid(d) for d in line} == played and len(line) == len(played)
+            assert all(a.second == b.first for a, b in zip(line, line[1:]))
+            assert sorted((g.board.left_end(), g.board.right_end())) == sorted(p for _k, p, _ in obs.ends)
+            assert _theirs(g).keys() == _ours(h).keys()
+            checked += 1
+            h.play(h.legal_moves()[rng.randrange(len(h.legal_moves()))])
+    assert checked > 300
+    h = Match("pydominoes", seed=1).new_hand()
+    with pytest.raises(ValueError, match="only at their own turn"):
+        game_from_observation(h.observe((h.seat + 1) % 4), [0, 0, 0, 0])
+
+
+def _two_deals_seat_1_cannot_tell_apart(seed):
+    """Seat 0 holds 6:6 and leads it; seat 1 holds the same seven tiles (three
+    with a 6) in both deals; the other 20 tiles are split two ways."""
+    six = [t for t in range(N_TILES) if 6 in (TILE_HIGH[t], TILE_LOW[t]) and TILE_HIGH[t] != TILE_LOW[t]]
+    d66 = next(t for t in range(N_TILES) if TILE_HIGH[t] == TILE_LOW[t] == 6)
+    r = random.Random(seed)
+    mine = six[:3] + r.sample([t for t in range(N_TILES) if t not in six and t != d66], 4)
+    rest = [t for t in range(N_TILES) if t not in mine and t != d66]
+    r.shuffle(rest)
+    out = []
+    for order in (rest, rest[::-1]):
+        h = Match("pydominoes").new_hand(deal=[[d66] + order[:6], mine, order[6:13], order[13:]])
+        h.play(h.legal_moves()[0])
+        out.append(h)
+    return out
+
+
+@pytest.mark.parametrize("spec", ["pydominoes-pab:sample_size=1", "pydominoes-bota-gorda",
+                                  "pydominoes-counter", "pydominoes-random"])
+def test_no_hidden_tile_reaches_a_fair_player(spec, monkeypatch):
+    """For two deals that seat 1 cannot tell apart, a fair player with the
+    same seed hands the package the same game (the other seats' hands drawn
+    from the observation, so not both the true ones) and plays the same move;
+    the hands it gives are consistent (the seat's own, the unseen tiles split
+    by hand size)."""
+    pytest.importorskip("pyspiel")
+    import dominoai.interop  # noqa: F401  (registers the pydominoes-* bots)
+    from dominoai.bots import make_bot
+    from dominoai.engine.observe import O_HAND, O_UNSEEN
+    from dominoai.interop import pydominoes as P
+    given = []
+    real = P.game_from_observation
+    monkeypatch.setattr(P, "game_from_observation", lambda obs, hands: given.append(list(hands)) or real(obs, hands))
+    for seed in range(1 if spec.startswith("pydominoes-pab") else 3):  # pab searches seconds here
+        h1, h2 = _two_deals_seat_1_cannot_tell_apart(seed)
+        o1, o2 = h1.observe(1), h2.observe(1)
+        assert h1.seat == h2.seat == 1 and len(o1.legal_moves()) > 1
+        assert (o1.array == o2.array).all() and (o1.event_array == o2.event_array).all()
+        del given[:]
+        moves = [make_bot(spec, seed=7).act(o) for o in (o1, o2)]
+        assert moves[0] == moves[1]
+        assert len(given) == 2 and given[0] == given[1]
+        hands = given[0]
+        truth = [[sorted(t.id for t in h.tiles(s)) for s in range(4)] for h in (h1, h2)]
+        assert truth[0] != truth[1]
+        assert hands[1] == int(o1.array[O_HAND])
+        others = 0
+        for s in (0, 2, 3):
+            assert bin(hands[s]).count("1") == len(truth[0][s])
+            assert others & hands[s] == 0
+            others |= hands[s]
+        assert others == int(o1.array[O_UNSEEN])

@@ -499,6 +499,28 @@ def test_stats_accumulate_per_variant_and_level(tmp_path):
     assert re.search(r"\* medium +1 ", table) and re.search(r"  easy +2 ", table)
 
 
+def test_stats_count_the_matches_and_hands_as_played(tmp_path):
+    """Five draw matches to 40 against easy, one data folder: the stats equal
+    the counts read off the printed results (each hand's "... win(s) the
+    hand" line, each match's "Match over" line), so wins, losses and
+    hands_won cannot be swapped: the five matches give distinct counts."""
+    want = dict(matches=0, wins=0, losses=0, draws=0, hands=0, hands_won=0)
+    for seed in range(1, 6):
+        code, out = run_game(tmp_path, ONES, variant="draw", seed=seed, target=40)
+        assert code == 0
+        hands = re.findall(r"^Hand \d+ over \(.*\); (you win|seat 1 wins|nobody wins) the hand\.$", out, re.M)
+        assert hands and len(hands) == len(re.findall(r"^=== Hand \d+ ===", out, re.M))
+        end = re.search(r"^=== Match over: (you win!|seat 1 wins\.|a draw\.) ===$", out, re.M).group(1)
+        want["matches"] += 1
+        want[{"you win!": "wins", "seat 1 wins.": "losses", "a draw.": "draws"}[end]] += 1
+        want["hands"] += len(hands)
+        want["hands_won"] += hands.count("you win")
+    got = stats_of(tmp_path)["games"]["draw"]["easy"]
+    assert got == want
+    # the check can tell the fields apart: no two of them are equal here
+    assert len({want[k] for k in ("wins", "losses", "hands", "hands_won")}) == 4, want
+
+
 def test_broken_stats_file_is_started_afresh(tmp_path):
     (tmp_path / STATS_FILE).write_text("garbage")
     code, out = run_game(tmp_path, ONES, variant="draw", seed=1, target=10)
@@ -521,17 +543,23 @@ def run_cli(tmp_path, *args, stdin="", text=True) -> subprocess.CompletedProcess
                           capture_output=True, text=text, timeout=600, env=env)
 
 
+@pytest.mark.e2e
 def test_cli_whole_match_then_stats(tmp_path):
+    """A whole match through the command, garbage bytes first (an answer
+    asked again, not a crash), then ``--stats`` in another run."""
     p = run_cli(tmp_path, "play", "--variant", "draw", "--players", "2", "--opponents", "easy",
-                "--target", "20", "--seed", "7", stdin=ONES)
-    assert p.returncode == 0, p.stderr
-    assert p.stderr == ""
-    assert "=== Match over:" in p.stdout and "Your statistics for draw:" in p.stdout
+                "--target", "20", "--seed", "7", stdin=b"\xff\xfe\x00garbage\n" + ONES.encode(), text=False)
+    out, err = p.stdout.decode(), p.stderr.decode()
+    assert p.returncode == 0, err
+    assert err == ""
+    assert "I do not understand" in out
+    assert "=== Match over:" in out and "Your statistics for draw:" in out
     assert not (tmp_path / MATCH_FILE).exists()
     s = run_cli(tmp_path, "play", "--stats")
     assert s.returncode == 0 and "Your statistics for draw:" in s.stdout and "easy" in s.stdout
 
 
+@pytest.mark.e2e
 def test_cli_eof_then_continue(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "easy", "--target", "20", "--seed", "9", stdin="1\n1\n")
     assert p.returncode == 0 and p.stderr == ""
@@ -543,6 +571,7 @@ def test_cli_eof_then_continue(tmp_path):
     assert json.loads((tmp_path / STATS_FILE).read_text())["games"]["draw"]["easy"]["matches"] == 1
 
 
+@pytest.mark.e2e
 def test_cli_play_analysis(tmp_path):
     p = run_cli(tmp_path, "play", "--opponents", "insane:worlds=6", "--target", "5", "--seed", "3",
                 "--analysis", stdin=ONES)
@@ -552,14 +581,6 @@ def test_cli_play_analysis(tmp_path):
     moves = [m for h in json.loads(last.read_text())["hands"] for m in h["moves"]]
     assert any(m.get("analysis") for m in moves)
     assert all(e["n"] == 6 for m in moves for e in m.get("analysis", []))
-
-
-def test_cli_garbage_bytes_are_an_answer_not_a_crash(tmp_path):
-    p = run_cli(tmp_path, "play", "--opponents", "easy", "--target", "10", "--seed", "1",
-                stdin=b"\xff\xfe\x00garbage\n" + ONES.encode(), text=False)
-    out, err = p.stdout.decode(), p.stderr.decode()
-    assert p.returncode == 0 and err == ""
-    assert "I do not understand" in out and "=== Match over:" in out
 
 
 @pytest.mark.parametrize("args,pattern", [

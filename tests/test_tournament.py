@@ -448,15 +448,19 @@ def test_analysis_of_is_duck_typed():
 
 # ---------------------------------------------------------------- resume
 SCRIPT = """
-import time
+import pathlib, time
 from dominoai.bots import BaseBot, register_bot
 from dominoai import Move
+
+PARTS, BARRIER = pathlib.Path({out!r} + ".parts"), pathlib.Path({barrier!r})
 
 @register_bot("sleepy")
 class SleepyBot(BaseBot):
     name = "sleepy"
     def act(self, obs):
-        time.sleep(0.002)
+        if not BARRIER.exists() and any(PARTS.glob("hands-*.parquet")):
+            BARRIER.write_text("a batch is written")   # the test kills the run here, mid-batch
+            time.sleep(3600)
         codes = obs.legal_codes()
         return Move.from_code(codes[self.rng.integers(len(codes))])
 
@@ -465,19 +469,19 @@ run_tournament("draw", ["sleepy", "medium"], hands=40, seed=5, out={out!r}, batc
 """
 
 
+@pytest.mark.e2e
 def test_kill_and_resume(tmp_path):
     out = tmp_path / "r.parquet"
     parts = tmp_path / "r.parquet.parts"
     script = tmp_path / "run.py"
-    script.write_text(SCRIPT.format(out=str(out)))
+    barrier = tmp_path / "barrier"
+    script.write_text(SCRIPT.format(out=str(out), barrier=str(barrier)))
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            if parts.exists() and list(parts.glob("hands-*.parquet")):
-                break
+        # the child writes the barrier once a batch is on disk, then waits in the next batch
+        while not barrier.exists():
             assert proc.poll() is None, proc.stderr.read().decode()
-            time.sleep(0.01)
+            time.sleep(0.05)
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
     finally:
@@ -637,6 +641,33 @@ def test_ratings_from_table():
     assert rr.loc["medium", "games"] == 300
 
 
+def test_rating_interval_is_the_bootstrap_worked_by_hand():
+    """The tiny table's three duplicate deals give A 1-1, 0-2 and 2-0. A
+    bootstrap resample takes the deals with counts (c0, c1, c2), c0+c1+c2 = 3,
+    with multinomial chance 3!/(c0! c1! c2!)/27; A then has c0 + 2 c2 wins of
+    6, and with two bots the rating is half the difference,
+    200 log10((w_A + 0.5) / (w_B + 0.5)). Its exact distribution puts 1/27
+    (3.7%, above 2.5%) on each extreme, +-200 log10(6.5 / 0.5), so the 95%
+    percentile interval is exactly those extremes, for both bots."""
+    dist = {}
+    for c0 in range(4):
+        for c1 in range(4 - c0):
+            c2 = 3 - c0 - c1
+            wa, wb = c0 + 2 * c2, c0 + 2 * c1
+            r = round(200 * math.log10((wa + 0.5) / (wb + 0.5)), 9)
+            dist[r] = dist.get(r, 0) + math.factorial(3) // (math.factorial(c0) * math.factorial(c1)
+                                                              * math.factorial(c2))
+    assert sum(dist.values()) == 27
+    low = min(dist)
+    assert dist[low] == 1 and low == pytest.approx(-222.78867, abs=1e-5)   # 200 log10(1/13)
+    r = ratings(_tiny_table(), n_boot=3000, seed=4).set_index("bot")
+    for bot in ("A", "B"):
+        assert r.loc[bot, "rating"] == pytest.approx(0, abs=1e-9)
+        assert r.loc[bot, "lo"] == pytest.approx(low, abs=1e-6)
+        assert r.loc[bot, "hi"] == pytest.approx(-low, abs=1e-6)
+        assert r.loc[bot, "games"] == 6
+
+
 # ---------------------------------------------------------------- plots
 # (tests/test_plots.py)
 
@@ -653,6 +684,7 @@ def test_dask_local_cluster():
 
 
 # ---------------------------------------------------------------- notebook
+@pytest.mark.e2e
 def test_notebook_runs(tmp_path):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -698,7 +730,7 @@ def test_a_bot_listed_twice_is_judged_under_the_presets_own_defaults():
     assert check_bots(["insane", "insane:exact=0"], get_rules("draw")) == ["insane", "insane:exact=0"]
     # parameters idle under the rules: the play model is off in Fives, hard_plies
     # needs hard rollouts (All Fives has them, Block not); Draw's play model
-    # where tiles are drawn is a default of its own (stop 21)
+    # where tiles are drawn is a default of its own
     for preset, twin in (("fives", "insane:hard_prior=0.5"), ("fives", "insane:policy_weight=1"),
                          ("draw", "insane:draw_weight=true"),
                          ("block", "insane:hard_plies=3"), ("block", "insane:sharp_weight=0.2"),
@@ -789,7 +821,7 @@ def test_idle_named_lists_the_named_parameters_that_cannot_act():
     got = idle_named("insane:hard_prior=0.5,worlds=50", get_rules("fives"))
     assert list(got) == ["hard_prior"] and "draw_weight=true" in got["hard_prior"]
     assert idle_named("insane:hard_prior=0.5,worlds=50", get_rules("block")) == {}
-    # Express: no exact endgame by default (Kozel has one since stop 22)
+    # Express: no exact endgame by default (Kozel has one)
     got = idle_named("insane:fusion=true,hard_plies=2", get_rules("express"))
     assert list(got) == ["fusion", "hard_plies"]
     assert got["fusion"] == "acts only with the exact endgame, exact > 0 (here exact=0)"

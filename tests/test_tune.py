@@ -279,10 +279,31 @@ def _finished(path: Path) -> int:
         return 0
 
 
+# `python -m dominoai ARGS` whose optuna study, once two trials are finished and the
+# third is asked for, writes the barrier file and waits there: the test kills it then
+WAIT_AT_THE_THIRD_TRIAL = """
+import pathlib, runpy, sys, time
+import optuna
+from optuna.trial import TrialState
+barrier, ask = pathlib.Path(sys.argv[1]), optuna.study.Study.ask
+def ask_then_wait(self, *a, **k):
+    trial = ask(self, *a, **k)
+    if len(self.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))) >= 2:
+        barrier.write_text("two trials finished, the third asked for")
+        time.sleep(3600)
+    return trial
+optuna.study.Study.ask = ask_then_wait
+sys.argv = ["dominoai", *sys.argv[2:]]
+runpy.run_module("dominoai", run_name="__main__", alter_sys=True)
+"""
+
+
+@pytest.mark.e2e
 def test_resume_after_sigkill(tmp_path):
     path = tmp_path / "kill.db"
+    barrier = tmp_path / "barrier"
     cmd = [sys.executable, "-m", "dominoai", "tune", "--variant", "block", "--bot", "insane",
-           "--opponents", "easy", "--space", "worlds=100..400", "--fix", PLANT["fix"], "--seed", "0",
+           "--opponents", "easy", "--space", "worlds=10..40", "--fix", PLANT["fix"], "--seed", "0",
            "--trials", "6", "--hands", "40", "--chunk", "20", "--validate-hands", "0",
            "--study", str(path), "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -290,15 +311,15 @@ def test_resume_after_sigkill(tmp_path):
     from dominoai import get_rules
     from dominoai._compile import warm_up_tournament
     warm_up_tournament(get_rules("block"), ["insane", "easy"], progress=False)
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    t0 = time.monotonic()
-    while _finished(path) < 2 and proc.poll() is None and time.monotonic() - t0 < 600:
+    proc = subprocess.Popen([sys.executable, "-c", WAIT_AT_THE_THIRD_TRIAL, str(barrier), *cmd[3:]],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while not barrier.exists():
+        assert proc.poll() is None, proc.stderr.read().decode()
         time.sleep(0.05)
-    assert proc.poll() is None, proc.stderr.read().decode()
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     first = _finished(path)
-    assert 2 <= first < 6
+    assert first == 2                       # the third trial was asked for, not finished
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     from dominoai.tune import load_study
@@ -318,6 +339,7 @@ def test_resume_after_sigkill(tmp_path):
 
 
 # ---------------------------------------------------------------- notebook
+@pytest.mark.e2e
 def test_tuning_notebook_runs(tmp_path):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

@@ -89,6 +89,7 @@ def test_seat_view_hides_the_other_hand():
     assert record_frames(BLOCK_REC)["record"] == BLOCK_REC
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_browser_steps_with_the_keyboard(tmp_path):
     page = tmp_path / "replay.html"
@@ -114,6 +115,7 @@ def test_browser_steps_with_the_keyboard(tmp_path):
     assert shot.stat().st_size > 10_000
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_browser_shows_a_real_insane_analysis(tmp_path):
     """A tournament's record with a real insane bot's analysis (``--records
@@ -143,6 +145,7 @@ def test_browser_shows_a_real_insane_analysis(tmp_path):
         assert abs(float(v) - e["value"]) <= 0.005 + 1e-9
 
 
+@pytest.mark.e2e
 @needs_chromium
 def test_svg_rasterises(tmp_path):
     Image = pytest.importorskip("PIL.Image")
@@ -244,6 +247,7 @@ def test_seat_not_at_the_table(tmp_path, capsys):
     assert _listing(tmp_path) == ["g.json"]
 
 
+@pytest.mark.e2e
 def test_imports_stay_light():
     # dominoai.render adds only its own modules and the standard library's to
     # what `import dominoai` loads (no numba, numpy, pandas, matplotlib), and
