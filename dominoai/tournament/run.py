@@ -169,6 +169,26 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
                 yield from par(delayed(f)(*args) for f, args in calls[i:i + wave])
 
 
+def local_jobs(jobs: int, backend: str | None = None) -> int:
+    """``jobs`` for the local process pool (``backend`` None, ``"loky"``,
+    ``"multiprocessing"`` or ``"threading"``), at most the machine's cores
+    (:func:`os.cpu_count`): more workers than cores only share them. When
+    it caps, one note on stderr says so. ``-1`` (every core) and the
+    cluster backends (Dask, Ray: their workers are elsewhere) pass as given.
+
+    >>> local_jobs(1), local_jobs(-1), local_jobs(10_000, "dask")
+    (1, -1, 10000)
+    """
+    import os
+    import sys
+    cores = os.cpu_count() or 1
+    if backend in (None, "loky", "multiprocessing", "threading") and jobs > cores:
+        sys.stderr.write(f"dominoai: note: {jobs} worker processes asked for (--jobs), but this "
+                         f"machine has {cores} cores: running {cores}\n")
+        return cores
+    return jobs
+
+
 def _jsonable(x):
     """``x`` as it reads back from JSON (tuples become lists)."""
     return json.loads(json.dumps(x))
@@ -325,11 +345,12 @@ def run_tournament(variant: "str | Rules" = "draw", bots: Sequence = ("easy", "m
         prev = load_results(out)     # not a results file: ValueError
         if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
             raise ValueError(f"{out} holds another tournament, not this one: give another --out, "
-                             "or run without --resume to replace it")
+                             "or --overwrite instead of --resume to replace it")
         prev.config = config
         if not prev.provenance:
             prev.provenance = provenance
         return prev  # finished already
+    jobs = local_jobs(jobs, backend)  # every input has passed: a note, then the work
     _warm_up(rules, specs, progress)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
