@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="match target instead of the preset's (with --matches)")
     t.add_argument("--pairs", action="store_true", help="four players in two pairs (e.g. express)")
     t.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (-1: every core; default 1)")
+                   help="worker processes (-1: every core; at most the cores, with a note; "
+                        "default 1)")
     t.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
                    help="root seed of every deal and bot (default 0)")
     t.add_argument("--out", metavar="FILE",
@@ -225,7 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
     tu.add_argument("--hands", type=int, default=400, help="deals per trial and opponent (default 400)")
     tu.add_argument("--chunk", type=int, help="deals per pruning step (default: hands/4)")
-    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every core)")
+    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every "
+                                                       "core; at most the cores, with a note)")
     tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
     tu.add_argument("--study", help="the study file (SQLite, .db); rerun the command to resume")
     tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "

@@ -158,6 +158,18 @@ def test_a_setting_over_max_ms_is_infeasible_and_far_over_stops_early(planted, t
     fastest_best = df[kinds["feasible"]].sort_values("value", ascending=False)["spec"].iloc[0]
     assert res.best_spec == fastest_best and worlds(res.best_spec) == w[kinds["feasible"]].max()
     assert res.trials["value"].max() > worlds(res.best_spec) / 100
+    # the history marks the trials over the limit, and the best so far is the feasible best
+    import matplotlib.pyplot as plt
+
+    from dominoai.tune.plots import plot_history
+    ax = plot_history(df, plt.figure().gca())
+    lines = {x.get_label(): x for x in ax.get_lines()}
+    slow = lines["too slow (over the time limit)"]
+    assert sorted(slow.get_xdata()) == sorted(df.loc[~df["feasible"], "number"])
+    step = lines["best so far (within the time limit)"]
+    assert max(step.get_ydata()) == pytest.approx(worlds(res.best_spec) / 100)
+    assert max(step.get_xdata()) == 4                       # drawn on to the last trial
+    plt.close("all")
     # the summary lists the feasible trials only, and says how many were too slow
     lines = res.summary().splitlines()
     assert lines[1] == ("all 3 complete trials within the time limit (2 more too slow), best first, "

@@ -23,20 +23,26 @@ FEW_TRIALS = 50
 
 def plot_history(trials, ax=None):
     """Each finished trial's value (points per hand vs the pool; pruned
-    trials hollow) by trial number, with the best so far as a step line."""
+    trials hollow, those over the time limit as crosses) by trial number,
+    with the best feasible so far as a step line."""
     import matplotlib.pyplot as plt
     ax = ax or plt.gca()
     df = trials[trials["state"].isin(["COMPLETE", "PRUNED"])].sort_values("number")
     c = df[df["state"] == "COMPLETE"]
     p = df[df["state"] == "PRUNED"]
-    ax.errorbar(c["number"], c["value"], yerr=[c["value"] - c["lo"], c["hi"] - c["value"]],
+    ok = c[c["feasible"]]
+    ax.errorbar(ok["number"], ok["value"], yerr=[ok["value"] - ok["lo"], ok["hi"] - ok["value"]],
                 fmt="o", ms=4, lw=0.8, alpha=0.8, label="complete (95% interval)")
+    slow = c[~c["feasible"]]
+    if len(slow):
+        ax.plot(slow["number"], slow["value"], "x", ms=5, color="C1", label="too slow (over the time limit)")
     if len(p):
         ax.plot(p["number"], p["value"], "o", mfc="none", ms=4, color="grey", label="pruned")
-    ok = c[c["feasible"]]
     if len(ok):
         best = np.maximum.accumulate(ok["value"].to_numpy())
-        ax.step(ok["number"], best, where="post", color="C3", label="best so far")
+        last = int(df["number"].max())    # drawn on to the last trial
+        ax.step([*ok["number"], last], [*best, best[-1]], where="post", color="C3",
+                label="best so far (within the time limit)" if len(slow) else "best so far")
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("trial")
     from matplotlib.ticker import MaxNLocator
