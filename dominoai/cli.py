@@ -6,6 +6,7 @@ Subcommands::
     dominoai simulate --variant NAME [--players N] [--hands N] [--seed S]
     dominoai play --variant NAME --opponents LEVEL [--continue]
     dominoai tournament --variant NAME --bots A,B,... [--hands N | --matches N] [--jobs N] [--out F]
+    dominoai summary RESULTS
     dominoai plot RESULTS --out FIG
     dominoai render RECORD --hand H --move M --out SVG [--seat N]
     dominoai view RECORD|DIR --out HTML [--seat N]
@@ -114,8 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="dominoai: imperfect-information dominoes toolkit.")
     p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_tournament, _add_plot,
-                _add_tune, _add_bots):
+    for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_tournament, _add_summary,
+                _add_plot, _add_tune, _add_bots):
         add(sub)
     return p
 
@@ -229,12 +230,15 @@ def _add_tournament(sub) -> None:
                    help="match target instead of the preset's (with --matches)")
     t.add_argument("--pairs", action="store_true", help="four players in two pairs (e.g. express)")
     t.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="worker processes (-1: every core; default 1)")
+                   help="worker processes (-1: every core; at most the cores, with a note; "
+                        "default 1)")
     t.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
                    help="root seed of every deal and bot (default 0)")
     t.add_argument("--out", metavar="FILE",
                    help="results file, .parquet or .csv (parts are written beside it as they "
-                        "finish; an existing file is replaced when the run ends, unless --resume)")
+                        "finish); an existing file is refused unless --overwrite or --resume")
+    t.add_argument("--overwrite", action="store_true",
+                   help="replace an existing --out file (and its .matches table) when the run ends")
     t.add_argument("--records", metavar="DIR", help="also write the JSON record of every match here")
     t.add_argument("--analysis", action="store_true",
                    help="with --records: store each searched decision's move values (insane) in the records")
@@ -244,6 +248,16 @@ def _add_tournament(sub) -> None:
     t.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                    help="progress bar on stderr (default on)")
     t.set_defaults(func=_cmd_tournament)
+
+
+def _add_summary(sub) -> None:
+    """The ``summary`` subcommand."""
+    sm = sub.add_parser("summary", help="print a saved tournament's pairings and ratings again",
+                        description="Print the pairings (win rates, points per hand with paired "
+                                    "intervals) and ratings of a results file written by 'dominoai "
+                                    "tournament --out', as the tournament printed them at its end.")
+    sm.add_argument("results", metavar="RESULTS", help="a results file (.parquet or .csv)")
+    sm.set_defaults(func=_cmd_summary)
 
 
 def _add_plot(sub) -> None:
@@ -271,7 +285,8 @@ def _add_tune(sub) -> None:
     tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
     tu.add_argument("--hands", type=int, default=400, help="deals per trial and opponent (default 400)")
     tu.add_argument("--chunk", type=int, help="deals per pruning step (default: hands/4)")
-    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every core)")
+    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every "
+                                                       "core; at most the cores, with a note)")
     tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
     tu.add_argument("--study", help="the study file (SQLite, .db); rerun the command to resume")
     tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "
@@ -473,6 +488,7 @@ def _cmd_tournament(args) -> int:
         up = nearest_existing(os.path.dirname(os.path.abspath(args.out)))
         if not up.is_dir():
             raise UsageError(f"--out {args.out}: {up} is a file, not a folder")
+        _refuse_to_replace(args)
     hands = args.hands if args.hands is not None else (None if args.matches else 200)
     from .bots import make_bot
     for b in bots:  # an unknown bot or parameter is one line before any compiling
@@ -505,6 +521,52 @@ def _cmd_tournament(args) -> int:
     print(res.summary())
     if args.out:
         print(f"results: {args.out}")
+    return 0
+
+
+def _refuse_to_replace(args) -> None:
+    """Refuse (one line) a run whose ``--out`` file, or the matches table
+    beside it, exists, unless ``--overwrite`` (replace it) or ``--resume``
+    (continue or read back that run) is given: a rerun loses no results by
+    accident."""
+    from pathlib import Path
+
+    from .tournament.storage import matches_path
+    if args.overwrite or args.resume:
+        return
+    out = Path(args.out)
+    for f in (out, matches_path(out)):
+        if f.exists():
+            raise UsageError(f"--out {args.out}: {f} exists; give --overwrite to replace it, "
+                             "--resume to continue its run, or another --out")
+
+
+def _cmd_summary(args) -> int:
+    """``dominoai summary RESULTS``: the table the tournament printed at its
+    end (:meth:`TournamentResult.summary`), and the command that made it."""
+    import os
+
+    from .tournament import load_results
+    if not os.path.exists(args.results):
+        raise UsageError(f"no such results file: {args.results}")
+    if os.path.isdir(args.results):
+        raise UsageError(f"{args.results} is a folder, not a results file (.parquet or .csv)")
+    try:
+        res = load_results(args.results)
+        if not len(res.hands):
+            raise ValueError(f"{args.results} holds no hands")
+        text = res.summary()
+    except OSError as e:
+        raise UsageError(f"cannot read {args.results}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    except (KeyError, IndexError, TypeError) as e:   # columns there, contents not a tournament's
+        raise UsageError(f"{args.results} is not a dominoai results file "
+                         f"({type(e).__name__}: {e})") from None
+    print(text)
+    command = res.provenance.get("command")
+    if command:
+        print(f"made by: {command}")
     return 0
 
 

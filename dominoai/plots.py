@@ -41,10 +41,13 @@ __all__ = ["win_rate_matrix", "ratings", "points_differences", "plot_results", "
 
 
 def _axes(ax):
+    """``ax``, or the axes of a new figure (8.5 x 5.5 inches) whose
+    constrained layout keeps every label, tick label and legend inside the
+    image."""
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
-    _, ax = plt.subplots()
+    _, ax = plt.subplots(figsize=(8.5, 5.5), layout="constrained")
     return ax
 
 
@@ -103,9 +106,38 @@ def describe(table: pd.DataFrame | None = None, provenance: dict | None = None) 
     return " · ".join(parts)
 
 
+def _points(size) -> float:
+    """A font size (points, or a name such as ``"medium"``) in points."""
+    from matplotlib.font_manager import FontProperties
+    return FontProperties(size=size).get_size_in_points()
+
+
+def _below_x_label(ax) -> float:
+    """Points from the bottom of ``ax`` to below its x label: the ticks, the
+    tick labels (rotated ones by their longest text), the label's lines
+    and their pads, estimated from the font sizes without drawing, so that
+    it stays the same while a layout resizes the axes."""
+    import math
+
+    import matplotlib as mpl
+    tick = mpl.rcParams["xtick.major.size"] + mpl.rcParams["xtick.major.pad"]
+    labels = [t for t in ax.get_xticklabels() if t.get_text()] or ax.get_xticklabels()[:1]
+    high = 0.0
+    for t in labels:
+        size, rot = t.get_fontsize(), math.radians(t.get_rotation())
+        wide = 0.6 * size * len(t.get_text())
+        high = max(high, 1.2 * size * abs(math.cos(rot)) + wide * abs(math.sin(rot)))
+    lines = ax.get_xlabel().count("\n") + 1 if ax.get_xlabel() else 0
+    label = lines * 1.2 * _points(mpl.rcParams["axes.labelsize"]) + mpl.rcParams["axes.labelpad"]
+    return tick + high + label + 6.0
+
+
 def _legend_below(ax, **kw) -> None:
-    """The legend under the axes (below the x label), where it hides no marker."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7, **kw)
+    """The legend under the axes, below the x label (at a fixed distance in
+    points, :func:`_below_x_label`), where it hides no marker."""
+    from matplotlib.transforms import offset_copy
+    at = offset_copy(ax.transAxes, fig=ax.figure, y=-_below_x_label(ax), units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=at, fontsize=7, **kw)
 
 
 def _title(ax, head: str, what: str) -> None:
@@ -205,12 +237,31 @@ def _unit_and_sign(df: pd.DataFrame, provenance: dict | None = None) -> tuple[st
     return rules.points_unit, rules.low_is_good
 
 
+def _difference_words(unit: str, low_is_good: bool) -> dict:
+    """The words of :func:`points_differences` for a preset's ``unit`` and
+    sign. The value drawn is always the first bot's advantage (its margin
+    over the second): where more is better, its points minus the second's;
+    where low is good (Kozel), the second bot's points minus its own."""
+    if low_is_good:
+        return {"xlabel": f"margin per hand: second bot's {unit} minus first's\n"
+                          "(fewer is better: right of 0 favours the first bot)",
+                "mean": f"mean margin (second bot's {unit} minus first's)",
+                "title": f"Margin in {unit} per hand: mean, paired 95% interval",
+                "pair": "{a} v {b} (n={d} deals)"}
+    return {"xlabel": f"{unit} per hand, first bot minus second",
+            "mean": "mean difference (first bot minus second)",
+            "title": f"{unit.capitalize()} per hand: mean difference, paired 95% interval",
+            "pair": "{a} − {b} (n={d} deals)"}
+
+
 def points_differences(df, ax=None, provenance: dict | None = None, context: bool = True):
-    """Each pairing's mean difference of points per hand (first bot minus
-    second, from the ``margin`` column: the sign turned where low is good,
-    so more is always better for the first bot) with its paired 95%
-    interval (a t interval over the duplicate deals, each played in every
-    seat rotation), one row per pairing: ``result.pairings``'
+    """Each pairing's mean difference of points per hand, the first bot's
+    advantage (from the ``margin`` column, whose sign is turned where low is
+    good, so right of 0 always favours the first bot: where more is better
+    the first bot's points minus the second's, in Kozel the second bot's
+    recorded points minus the first's, and the axis says which), with its
+    paired 95% interval (a t interval over the duplicate deals, each played
+    in every seat rotation), one row per pairing: ``result.pairings``'
     ``points_diff``, ``diff_lo`` and ``diff_hi``. Each row is labelled with
     its deals; the axis names the preset's unit (points, recorded points,
     strikes). ``df``: a result, a hands table or a pairings table.
@@ -223,22 +274,21 @@ def points_differences(df, ax=None, provenance: dict | None = None, context: boo
         raise KeyError("margin")
     ax = _axes(ax)
     pairs = _pairings(table)
+    words = _difference_words(*_unit_and_sign(table, provenance))
     n = len(pairs)
     y = np.arange(n)[::-1]   # the first pairing on top
     mean = pairs["points_diff"].to_numpy(float)
     lo, hi = pairs["diff_lo"].to_numpy(float), pairs["diff_hi"].to_numpy(float)
     ax.hlines(y, lo, hi, color="C0", lw=2, label="paired 95% interval (t over the deals)")
-    ax.plot(mean, y, "o", color="C0", label="mean difference (first bot minus second)")
+    ax.plot(mean, y, "o", color="C0", label=words["mean"])
     ax.axvline(0, color="grey", lw=0.8, ls=":", label="no difference")
-    ax.set_yticks(y, [f"{a} − {b} (n={d} deals)" for a, b, d in
+    ax.set_yticks(y, [words["pair"].format(a=a, b=b, d=d) for a, b, d in
                       zip(pairs["bot_a"], pairs["bot_b"], pairs["deals"])])
     ax.set_ylim(-0.6, n - 0.4)
-    unit, low_is_good = _unit_and_sign(table, provenance)
-    how = " (others minus own: low is good)" if low_is_good else ""
-    ax.set_xlabel(f"{unit} per hand, first bot minus second{how}")
+    ax.set_xlabel(words["xlabel"])
     _legend_below(ax)
     head = describe(table if "bot_a" not in table.columns else None, provenance) if context else ""
-    _title(ax, head, f"{unit.capitalize()} per hand: mean difference, paired 95% interval")
+    _title(ax, head, words["title"])
     return ax
 
 
@@ -254,7 +304,7 @@ def plot_results(results, out=None):
     hands, matches, provenance = _split(results)
     if "margin" not in hands.columns:
         raise KeyError("margin")
-    fig, axes = plt.subplots(1, 3, figsize=(19, 6.2))
+    fig, axes = plt.subplots(1, 3, figsize=(19, 6.2), layout="constrained")
     win_rate_matrix(hands, axes[0], matches=matches, provenance=provenance, context=False)
     if matches is not None:
         ratings(matches, axes[1], provenance=provenance, context=False)
@@ -262,7 +312,6 @@ def plot_results(results, out=None):
         ratings(hands, axes[1], provenance=provenance, context=False)
     points_differences(hands, axes[2], provenance=provenance, context=False)
     fig.suptitle(describe(hands, provenance))
-    fig.tight_layout()
     if out is not None:
         fig.savefig(out, dpi=120)
     return fig

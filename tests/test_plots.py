@@ -20,6 +20,13 @@ from dominoai.tournament import load_results, run_tournament  # noqa: E402
 HEAD = "block, 2 players · 12 deals per pairing, every seat rotation · seed 5"
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    import matplotlib.pyplot as plt
+    yield
+    plt.close("all")
+
+
 @pytest.fixture(scope="module")
 def result():
     return run_tournament("block", ["easy", "medium", "hard"], hands=12, seed=5, progress=False)
@@ -74,7 +81,7 @@ def test_sample_sizes_are_shown(result):
 
 
 def _drawn_intervals(ax):
-    mean_line = next(l for l in ax.get_lines() if l.get_label().startswith("mean difference"))
+    mean_line = next(l for l in ax.get_lines() if l.get_label().startswith("mean "))
     segs = ax.collections[0].get_segments()
     # rows from the top: the first pairing has the highest y
     order = np.argsort(-np.asarray(mean_line.get_ydata()))
@@ -128,8 +135,9 @@ def test_axis_names_the_unit_and_the_sign():
                              "side": [0, 1, 0, 1], "won": [True, False, True, False],
                              "points": [5, 2, 4, 0], "margin": [3.0, -3.0, 4.0, -4.0]})
     ax = plots.points_differences(table("kozel", 4))
-    assert ax.get_xlabel() == "recorded points per hand, first bot minus second (others minus own: low is good)"
-    assert ax.get_title().splitlines()[1] == "Recorded points per hand: mean difference, paired 95% interval"
+    assert ax.get_xlabel() == ("margin per hand: second bot's recorded points minus first's\n"
+                               "(fewer is better: right of 0 favours the first bot)")
+    assert ax.get_title().splitlines()[1] == "Margin in recorded points per hand: mean, paired 95% interval"
     assert plots.points_differences(table("dominoball", 2)).get_xlabel() == \
         "strikes per hand, first bot minus second"
 
@@ -144,3 +152,95 @@ def test_plot_results_writes_a_figure(tmp_path):
     fig = plots.plot_results(res)
     assert fig._suptitle.get_text() == "block, 2 players · 2 matches per pairing, every seat rotation · seed 1"
     assert fig.axes[1].get_title() == "Bradley–Terry ratings from the matches, 95% bootstrap interval"
+
+
+def _kozel_table(recorded):
+    """A hands table of Kozel (4 seats, pairs 0+2 and 1+3) as the tournament
+    writes it: bots A and B, each deal in two seat rotations (rotation 0: A
+    in seats 0 and 2; rotation 1: B there). ``recorded[deal][rotation]`` is
+    ``(A's side, B's side)``: the points each side recorded in the hand
+    (low is good); ``margin`` is the other side's points minus the side's
+    own (the sign turned), as :func:`~dominoai.tournament.loop.margins`."""
+    rows, game = [], 0
+    for deal, rots in enumerate(recorded):
+        for rot, (pa, pb) in enumerate(rots):
+            for seat in range(4):
+                bot = "A" if (seat % 2 == 0) == (rot == 0) else "B"
+                own, other = (pa, pb) if bot == "A" else (pb, pa)
+                rows.append(dict(tournament="t", table=0, pairing="A v B", deal=deal, rotation=rot,
+                                 match=game, hand=0, variant="kozel", players=4, seat=seat,
+                                 side=seat % 2, bot=bot, points=own, score=own,
+                                 margin=float(other - own), won=own < other))
+            game += 1
+    return pd.DataFrame(rows)
+
+
+def test_kozel_plot_shows_the_margin_and_its_label_says_so():
+    """Deal 0: A's side records 0 and 6 in the two rotations, B's 12 and 0;
+    deal 1: A 20 and 0, B 0 and 8. Per hand, B's recorded points minus A's:
+    (12 - 6) / 2 = 3 in deal 0 and (8 - 20) / 2 = -6 in deal 1, mean -1.5:
+    A recorded 1.5 points per hand more, so it is left of 0. A's mean margin
+    per deal is the same: (12 - 6) / 2 = 3, (-20 + 8) / 2 = -6. t(0.975, 1
+    df) = 12.706205, sd of (3, -6) = 9 / sqrt(2), half width 12.706205 *
+    4.5 = 57.178."""
+    df = _kozel_table([[(0, 12), (6, 0)], [(20, 0), (0, 8)]])
+    ax = plots.points_differences(df)
+    means, lo, hi = _drawn_intervals(ax)
+    # the recorded points, read from the table without its margin column
+    a = df[df["bot"] == "A"].groupby("deal")["points"].sum() / 4   # 2 seats x 2 hands
+    b = df[df["bot"] == "B"].groupby("deal")["points"].sum() / 4
+    assert list(b - a) == [3.0, -6.0]
+    assert means == pytest.approx([(b - a).mean()]) and means == pytest.approx([-1.5])
+    # ... and the margin column: A's mean margin per deal
+    margin = df[df["bot"] == "A"].groupby("deal")["margin"].mean()
+    assert means == pytest.approx([margin.mean()])
+    assert lo == pytest.approx([-1.5 - 57.178], abs=1e-3) and hi == pytest.approx([-1.5 + 57.178], abs=1e-3)
+    assert ax.get_xlabel().startswith("margin per hand: second bot's recorded points minus first's")
+    assert "right of 0 favours the first bot" in ax.get_xlabel()
+    assert legend(ax)[1] == "mean margin (second bot's recorded points minus first's)"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A v B (n=2 deals)"]
+
+
+def _outside(fig) -> list[str]:
+    """The texts and legends of ``fig`` (titles, axis labels, tick labels
+    in view, legends) whose drawn box leaves the image, and the pairs of a
+    legend and an x label that overlap."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    box = fig.bbox
+    bad = []
+    texts = [fig._suptitle] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        lo, hi = sorted(ax.get_xlim())
+        ylo, yhi = sorted(ax.get_ylim())
+        texts += [ax.title, ax.xaxis.label, ax.yaxis.label]
+        texts += [t for t in ax.get_xticklabels() if lo <= t.get_position()[0] <= hi]
+        texts += [t for t in ax.get_yticklabels() if ylo <= t.get_position()[1] <= yhi]
+        leg = ax.get_legend()
+        if leg is not None:
+            e = leg.get_window_extent(r)
+            if e.x0 < box.x0 or e.y0 < box.y0 or e.x1 > box.x1 or e.y1 > box.y1:
+                bad.append(f"legend of {ax.get_title()!r}")
+            if ax.get_xlabel() and e.overlaps(ax.xaxis.label.get_window_extent(r)):
+                bad.append(f"legend on the x label {ax.get_xlabel()!r}")
+    for t in texts:
+        if not t.get_text():
+            continue
+        e = t.get_window_extent(r)
+        if e.x0 < box.x0 or e.y0 < box.y0 or e.x1 > box.x1 or e.y1 > box.y1:
+            bad.append(t.get_text())
+    return bad
+
+
+def test_labels_and_legends_stay_inside_the_image(result):
+    import matplotlib.pyplot as plt
+    kozel = _kozel_table([[(0, 12), (6, 0)], [(20, 0), (0, 8)]])
+    figs = [plots.points_differences(kozel).figure, plots.plot_results(kozel)]
+    figs += [f(result).figure for f in (plots.win_rate_matrix, plots.ratings, plots.points_differences)]
+    figs.append(plots.plot_results(result))
+    try:
+        for fig in figs:
+            assert _outside(fig) == [], fig.axes[0].get_title()
+    finally:
+        for fig in figs:
+            plt.close(fig)

@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -350,7 +351,12 @@ def test_tuning_notebook_runs(tmp_path):
     client.execute()
     text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "6 trials finished" in text
-    assert (tmp_path / "tuning-example.db").exists()
+    # the study went to a temporary folder, not beside the notebook
+    study = Path(text.split("study: ", 1)[1].split("\n", 1)[0])
+    assert study.name == "tuning-example.db"
+    assert study.parent.name.startswith("dominoai-tuning-")
+    assert study.parent.parent.resolve() == Path(tempfile.gettempdir()).resolve()
+    assert list(tmp_path.iterdir()) == []
     assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
                for o in c.get("outputs", []))
 

@@ -62,8 +62,10 @@ import contextlib
 import importlib
 import inspect
 import json
+import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 import warnings
@@ -176,6 +178,24 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
             wave = max(2, 4 * par._effective_n_jobs())
             for i in range(0, len(calls), wave):
                 yield from par(delayed(f)(*args) for f, args in calls[i:i + wave])
+
+
+def local_jobs(jobs: int, backend: str | None = None) -> int:
+    """``jobs`` for the local process pool (``backend`` None, ``"loky"``,
+    ``"multiprocessing"`` or ``"threading"``), at most the machine's cores
+    (:func:`os.cpu_count`): more workers than cores only share them. When
+    it caps, one note on stderr says so. ``-1`` (every core) and the
+    cluster backends (Dask, Ray: their workers are elsewhere) pass as given.
+
+    >>> local_jobs(1), local_jobs(-1), local_jobs(10_000, "dask")
+    (1, -1, 10000)
+    """
+    cores = os.cpu_count() or 1
+    if backend in _LOCAL_BACKENDS and jobs > cores:
+        sys.stderr.write(f"dominoai: note: {jobs} worker processes asked for (--jobs), but this "
+                         f"machine has {cores} cores: running {cores}\n")
+        return cores
+    return jobs
 
 
 def _jsonable(x):
@@ -395,13 +415,14 @@ def _run(spec: TournamentSpec) -> TournamentResult:
         done = _resumable(manifest, sched, parts)
     elif spec.resume and spec.out.exists():
         return _finished(spec, ident, config, provenance)
+    jobs = local_jobs(spec.jobs, spec.backend)  # every input has passed: a note, then the work
     _warm_up(spec.rules, specs, spec.progress)  # before any file is written: an interrupt here leaves nothing
     if parts is not None:
         manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
     if spec.records is not None:
         spec.records.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    tables, played = _play(spec, sched, ident, done, parts, manifest)
+    tables, played = _play(spec, jobs, sched, ident, done, parts, manifest)
     elapsed = time.perf_counter() - t0
     if parts is not None:
         tables = read_parts(parts, spec.mode == "matches")
@@ -446,14 +467,15 @@ def _finished(spec: TournamentSpec, ident: str, config: dict, provenance: dict) 
     prev = load_results(spec.out)     # not a results file: ValueError
     if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
         raise InputError("out", spec.out, f"{spec.out} holds another tournament, not this one: give another "
-                                          "$out, or run without $resume to replace it", "resume")
+                                          "$out, or replace it (run without $resume, with $overwrite)",
+                         "resume", "overwrite")
     prev.config = config
     if not prev.provenance:
         prev.provenance = provenance
     return prev
 
 
-def _play(spec: TournamentSpec, sched, ident: str, done: set[int], parts: Path | None,
+def _play(spec: TournamentSpec, jobs: int, sched, ident: str, done: set[int], parts: Path | None,
           manifest: dict | None) -> tuple[list, int]:
     """Play the batches not ``done`` (writing each as a part when there is
     ``parts``, else keeping its tables); return the tables kept and the
@@ -470,7 +492,7 @@ def _play(spec: TournamentSpec, sched, ident: str, done: set[int], parts: Path |
     tables: list = []  # (hands, matches) Arrow tables of the batches, without parts on disk
     played = 0
     t0 = time.perf_counter()
-    results = _execute(calls, spec.jobs, spec.backend, spec.scheduler)
+    results = _execute(calls, jobs, spec.backend, spec.scheduler)
     try:
         for res in results:
             if res["failure"] is not None:

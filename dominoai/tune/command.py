@@ -14,17 +14,35 @@ import textwrap
 from ..bots import BOTS, bot_names, bot_params, plugins
 from .study import tune
 
-__all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text"]
+__all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text", "resume_hint"]
+
+
+def resume_hint(args) -> str:
+    """The line ``dominoai tune`` prints on stderr when it is interrupted:
+    the exact command that resumes the study (the same command: a rerun
+    with the same ``--study`` goes on from the trials finished), or, for a
+    study kept in memory, that nothing is left to resume."""
+    if not args.study:
+        return ("dominoai: interrupted; the study was kept in memory (no --study), "
+                "so there is nothing to resume")
+    command = getattr(args, "command", None) or "the same command"
+    return f"dominoai: interrupted; resume the study {args.study} with: {command}"
 
 
 def cmd_tune(args) -> int:
-    """Run :func:`~dominoai.tune.tune` from parsed arguments; print the summary."""
-    res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
-               chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
-               space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
-               validate_hands=(min(4000, 10 * args.hands) if args.validate_hands is None
-                               else args.validate_hands), players=args.players, out=args.out,
-               progress=args.progress)
+    """Run :func:`~dominoai.tune.tune` from parsed arguments; print the
+    summary. Ctrl-C (or SIGTERM) prints :func:`resume_hint` and returns 130."""
+    try:
+        res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
+                   chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
+                   space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
+                   validate_hands=(min(4000, 10 * args.hands) if args.validate_hands is None
+                                   else args.validate_hands), players=args.players, out=args.out,
+                   progress=args.progress)
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        sys.stderr.write(resume_hint(args) + "\n")
+        return 130
     print(res.summary())
     if res.trials_path is not None:
         print(f"trials: {res.trials_path}")

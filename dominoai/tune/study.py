@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import warnings
+import dataclasses
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -41,6 +42,7 @@ from ..bots.base import bot_params, make_bot
 from ..bots.spec import split_bot_specs
 from ..errors import InputError, check_int, check_jobs, check_number
 from ..rules import Rules, get_rules
+from ..tournament.run import local_jobs
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
 from .validation import Verdict, validate
@@ -82,19 +84,55 @@ class TuneResult:
             return "no feasible trial: keep the defaults"
         return f"best {self.best_spec} (not validated)"
 
-    def summary(self, top: int = 5) -> str:
-        """The best trials as a table and the verdict."""
+    def summary(self, listed: int = 5) -> str:
+        """What ``dominoai tune`` prints: the trials finished; the best
+        ``listed`` feasible complete trials (within ``max_ms``) by points
+        per hand against the pool on the search's deals, said to be a top
+        ``listed`` of so many; ``best by search``, the first of them
+        (:attr:`best_spec`); ``validated winner``, the setting the
+        validation accepted against the defaults on fresh deals (one of the
+        candidates replayed, not always the best by search), or none; then
+        the validation's own line."""
         df = self.trials
         done = df[df["state"].isin(["COMPLETE", "PRUNED"])]
+        complete = done[done["state"] == "COMPLETE"]
         lines = [f"{len(done)} trials finished ({int((df['state'] == 'PRUNED').sum())} pruned, "
                  f"{int((df['state'] == 'FAIL').sum())} failed)"]
-        best = done[done["state"] == "COMPLETE"].sort_values("value", ascending=False).head(top)
+        feasible = complete[complete["feasible"]]
+        slow = len(complete) - len(feasible)
+        best = feasible.sort_values(["value", "number"], ascending=[False, True]).head(listed)
+        if len(best):
+            within = f" within the time limit ({slow} more too slow)" if slow else ""
+            which = (f"top {len(best)} of {len(feasible)}" if len(best) < len(feasible)
+                     else f"all {len(best)}")
+            lines.append(f"{which} complete trials{within}, best first, by points per hand vs the "
+                         "pool on the search's deals:")
         for r in best.itertuples():
             lines.append(f"  #{r.number:<4d} {r.value:+.3f} [{r.lo:.3f}, {r.hi:.3f}] "
-                         f"{r.ms_per_decision:.2f} ms/decision{'' if r.feasible else ' (too slow)'}  {r.spec}")
+                         f"{r.ms_per_decision:.2f} ms/decision  {r.spec}")
+
+        def number(spec):
+            rows = complete[complete["spec"] == spec].sort_values("number")
+            return int(rows["number"].iloc[0]) if len(rows) else None
+
         if self.best_spec:
-            lines.append(f"best trial: {self.best_spec}")
-        lines.append(self.verdict_line)
+            b = complete[complete["spec"] == self.best_spec]["value"]
+            value = f" ({float(b.iloc[0]):+.3f} points/hand vs the pool)" if len(b) else ""
+            lines.append(f"best by search: #{number(self.best_spec)} {self.best_spec}{value}")
+        else:
+            lines.append("best by search: none (no feasible trial)")
+        v = self.verdict
+        if v is None:
+            lines.append("validated winner: none (not validated)" if self.best_spec
+                         else "validated winner: none: keep the defaults")
+        else:
+            if v.accepted:
+                which = ("the best by search" if v.spec == self.best_spec else
+                         f"#{number(v.spec)} of the search, not its best")
+                lines.append(f"validated winner: {v.spec} ({which})")
+            else:
+                lines.append("validated winner: none: keep the defaults")
+            lines.append(f"validation: {v.line}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -363,6 +401,9 @@ def _run(spec: StudySpec) -> TuneResult:
     """The study of ``spec``: check the files, search, validate, write the table."""
     t_start = time.perf_counter()
     _check_files(spec)
+    jobs = local_jobs(spec.jobs)  # capped at the cores once, here, not at every chunk
+    if jobs != spec.jobs:
+        spec = dataclasses.replace(spec, jobs=jobs)
     if spec.max_ms is not None:
         _probe(spec.variant, spec.players, cheapest_specs(spec.bot, spec.dims, spec.fixed), spec.opponents[0],
                float(spec.max_ms), spec.seed)
