@@ -3,11 +3,11 @@
 A :class:`Match` owns the flat engine state; :meth:`Match.new_hand` deals the
 next hand and returns a :class:`Hand`, on which ``legal_moves()`` and
 ``play(move)`` drive the game. Forced draws and passes happen by themselves
-(they are never a choice, RULES.md "Cannot play"), so a hand always waits on
-a seat with a real choice, or is over. :meth:`Hand.observe` gives a seat's
-:class:`~dominoai.observation.Observation`. The small values (``Move``,
-``Event``, ``IllegalMoveError``, ``END_NAMES``, ``parse_end``) live in
-:mod:`dominoai.moves` and are re-exported here.
+(they are never a choice: docs/rules.md, "What every preset shares"), so a
+hand always waits on a seat with a real choice, or is over.
+:meth:`Hand.observe` gives a seat's :class:`~dominoai.observation.Observation`.
+The small values (``Move``, ``Event``, ``IllegalMoveError``, ``END_NAMES``,
+``parse_end``) live in :mod:`dominoai.moves` and are re-exported here.
 
 >>> from dominoai import Match
 >>> m = Match("block", seed=7)

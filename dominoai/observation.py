@@ -7,8 +7,8 @@ the hand (plays with seat, tile and end; draws with seat and count only;
 passes; replacements), plus the public deductions every player can make:
 the pips each seat is known not to hold *now* and the tiles unseen from the
 seat. Hidden tiles (other hands, the boneyard and its order) are not in it,
-so two states that differ only there give equal observations (RULES.md,
-"What a bot sees").
+so two states that differ only there give equal observations (docs/rules.md,
+"What every preset shares"; docs/concepts.md).
 
 Time-aware voids (drawing presets): a seat that passed or started drawing on
 open pips V holds none of V at that moment, and neither do the tiles it drew

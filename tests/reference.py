@@ -1,9 +1,9 @@
 """Independent, slow, plain-Python reference implementation of the dominoai rules.
 
 This module is used only by the test-suite to cross-check the fast engine. It
-is written from ``RULES.md``, ``DESIGN.md`` and ``docs/conventions.md`` alone
-and imports nothing from :mod:`dominoai` (independence is the point). Clear
-over fast; standard library only.
+is written from ``docs/rules.md``, ``docs/records.md`` (the replay output) and
+``docs/conventions.md`` alone and imports nothing from :mod:`dominoai`
+(independence is the point). Clear over fast; standard library only.
 
 Encodings (``docs/conventions.md``):
 

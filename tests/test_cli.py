@@ -1,7 +1,7 @@
 """The ``dominoai`` command line, run as a user runs it (``python -m dominoai``
-in a subprocess) and in-process through ``main``: every shared case, every
-kind of bad input (exit code 2, one ``dominoai: error:`` line, no traceback),
-and ``simulate``."""
+in a subprocess) and in-process through ``main``: every reference case
+(tests/data/cases), every kind of bad input (exit code 2, one
+``dominoai: error:`` line, no traceback), and ``simulate``."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import pytest
 from dominoai import Match, __version__
 from dominoai.cli import main
 from dominoai.records import record_from_match
-from shared_cases import BLOCK, CASES_DIR, case_files, subset
+from shared_cases import BLOCK, case_files, subset
 
 
 CASES = case_files()
@@ -71,7 +71,7 @@ def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
     assert re.search(pattern, lines[0]), lines[0]
 
 
-# ---------------------------------------------------------------- shared cases
+# ------------------------------------------------------------- reference cases
 @pytest.fixture(scope="session")
 def case_runs(warm):
     procs = run_many([("replay", p, "--json") for p in CASES])
@@ -79,7 +79,6 @@ def case_runs(warm):
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
 @pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
 def test_case_via_cli(path, case_runs):
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
@@ -94,7 +93,6 @@ def test_case_via_cli(path, case_runs):
     assert subset(expected, out), f"\nexpected {expected}\n     got {out}"
 
 
-@pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
 @pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
 def test_case_in_process(path, capsys):
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())

@@ -80,7 +80,7 @@ def _mask_of(tiles) -> int:
 
 
 def _ends_gain(rules, count: int) -> int:
-    """What the count of the ends scores (RULES.md: All Fives / Fives / Dominoball)."""
+    """What the count of the ends scores (docs/rules.md: `all_fives`, `fives`, `dominoball`)."""
     if rules.end_scoring == "none" or count <= 0 or count % 5:
         return 0
     return count if rules.end_scoring == "points" else count // 5

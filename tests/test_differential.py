@@ -2,7 +2,7 @@
 
 Random hands are played in lock-step by :class:`dominoai.Match` /
 :class:`dominoai.Hand` and by ``tests/reference.py``'s ``RefMatch`` (written
-independently from ``RULES.md``): the same deal (a permutation of the 28 tiles
+independently from ``docs/rules.md``): the same deal (a permutation of the 28 tiles
 from a seeded ``numpy.random.Generator``), the same leader, and at every
 decision the same seat and the same set of legal moves; one move is picked
 uniformly at random and applied to both (the lead sometimes laid with its

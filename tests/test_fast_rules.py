@@ -404,7 +404,7 @@ def test_fused_playouts_score_strikes_as_the_kernels_do(preset, over):
 HAND_CASES = [
     # (preset, overrides, lead, other seat's tile, points per side after the playout)
     # Dominoball without spinner or replacements: the lone lead 5:5 counts 10,
-    # two strikes (one per 5, seed 003); going out against 1:0 (1 pip) adds
+    # two strikes (one per 5: docs/rules.md, `dominoball`); going out against 1:0 (1 pip) adds
     # none. The fused copy scored 10.
     ("dominoball", dict(spinner="none", max_replacements=0, free_replacements=0), "5:5", "1:0", [2, 0]),
     # leading 0:0 as the first tile: zero_lead_strikes (1), the count 0 scores nothing

@@ -1,5 +1,6 @@
-"""Records (``dominoai.record/1``) through the library: the shared cases, every
-kind of bad input, and round trips of random matches of every preset."""
+"""Records (``dominoai.record/1``) through the library: the reference cases
+(tests/data/cases), every kind of bad input, and round trips of random matches
+of every preset."""
 
 from __future__ import annotations
 
@@ -19,17 +20,15 @@ from dominoai.records import (
 )
 from dominoai.rules import PRESETS
 from dominoai.tiles import Tile, TileSet
-from shared_cases import BLOCK, CASES_DIR, case_files, subset
+from shared_cases import BLOCK, case_files, subset
 
 
 CASES = case_files()
 PLAYABLE = [p for p in CASES
             if json.loads(p.with_name(p.stem + ".expected.json").read_text()) != {"exit": 2}]
-needs_cases = pytest.mark.skipif(not CASES, reason=f"shared cases not found at {CASES_DIR}")
 
 
-# ---------------------------------------------------------------- shared cases
-@needs_cases
+# ------------------------------------------------------------- reference cases
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])
 def test_shared_case(path):
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
@@ -49,7 +48,6 @@ def test_shared_case(path):
         assert set(h) >= {"end", "winner", "points", "pips"}
 
 
-@needs_cases
 @pytest.mark.parametrize("path", PLAYABLE, ids=[f"{p.parent.name}/{p.stem}" for p in PLAYABLE])
 def test_shared_case_summary_and_forced_events(path):
     res = replay(path)

@@ -1,7 +1,8 @@
-"""Hand-made tests of RULES.md "Common ground", and of rules validation.
+"""Hand-made tests of docs/rules.md, "What every preset shares", and of rules
+validation.
 
 Every deal is written out by hand and every expected value is worked out by
-hand from RULES.md (the shared spec) and docs/conventions.md (the arithmetic is
+hand from docs/rules.md and docs/conventions.md (the arithmetic is
 in the comments); nothing expected is computed with the engine.
 """
 
@@ -379,8 +380,8 @@ def test_lead_event_reads_as_a_lead_in_its_orientation():
 
 
 # ---------------------------------------------------------------- derived names
-# RULES.md: Kozel (seed 002) records the losers' points and the first pair to
-# the target loses; Dominoball (seed 003) counts strikes; every other preset
+# docs/rules.md: Kozel records the losers' points and the first pair to the
+# target loses; Dominoball counts strikes; every other preset
 # scores points that a side wants to have more of.
 UNITS = {"draw": "points", "block": "points", "all_fives": "points", "fives": "points",
          "kozel": "recorded points", "express": "points", "dominoball": "strikes",

@@ -1,7 +1,8 @@
-"""Hand-made tests of the RULES.md preset `dominoball` (seed 003).
+"""Hand-made tests of the preset `dominoball` (docs/rules.md, `dominoball`, from
+"Rules of the game: Dominoball" (Russian)).
 
 Deals are written by hand; every expected value (counts of the ends, strikes,
-goals) is worked out by hand from RULES.md (the shared spec) and
+goals) is worked out by hand from docs/rules.md and
 docs/conventions.md, with the arithmetic in the comments.
 """
 

@@ -1,8 +1,10 @@
-"""Hand-made tests of the RULES.md presets `draw` and `block` (seed 000) and of
-seed 002's Draw and Block (`first_lead="highest_double"`).
+"""Hand-made tests of the presets `draw` and `block` (docs/rules.md, `draw` and
+`block`, from "How to play Dominoes" (Bulgarian)) and of "How to play Domino"
+(Russian)'s Draw and Block (`first_lead="highest_double"`; docs/rules.md, "The
+same source's Draw and Block").
 
 Deals are written by hand; every expected value is worked out by hand from
-RULES.md (the shared spec), with the arithmetic in the comments.
+docs/rules.md, with the arithmetic in the comments.
 """
 
 import pytest
@@ -282,13 +284,13 @@ def test_block_two_players_target_100():
     assert [hh.result.points for hh in m.hands] == [(43, 0)] * 3
 
 
-# ========================================================== seed 002 variants
+# ============================== "How to play Domino" (Russian): Draw and Block
 
 
 @pytest.mark.parametrize("preset", ["draw", "block"])
 def test_seed002_highest_double_holder_leads_it(preset):
-    """Seed 002's Draw and Block: "first_lead = highest_double (the holder of the
-    highest double leads it ...)"."""
+    """docs/rules.md, "The same source's Draw and Block": with
+    `first_lead="highest_double"` the holder of the highest double leads it."""
     s0 = ["5:5", "4:4", "0:0", "1:0", "2:0", "2:1", "3:0"]
     s1 = ["6:6", "6:5", "6:4", "5:4", "5:3", "4:3", "3:1"]
     m = Match(preset, players=2, first_lead="highest_double")
@@ -302,8 +304,8 @@ def test_seed002_highest_double_holder_leads_it(preset):
 
 @pytest.mark.parametrize("preset", ["draw", "block"])
 def test_seed002_no_double_heaviest_tile_leads(preset):
-    """Seed 002: the holder of the highest double leads it, "else of the heaviest
-    tile" (6:3 before 5:4)."""
+    """docs/rules.md, "The same source's Draw and Block": the holder of the highest
+    double leads it, "or else the heaviest tile" (6:3 before 5:4)."""
     s0 = ["5:4", "5:3", "4:3", "5:2", "4:2", "6:2", "6:1"]  # heaviest 5:4 (9)
     s1 = ["6:3", "2:1", "3:0", "1:0", "4:0", "3:1", "2:0"]  # heaviest 6:3 (9)
     # no doubles dealt; 6:5 (11) and 6:4 (10) are in the boneyard.
@@ -315,8 +317,9 @@ def test_seed002_no_double_heaviest_tile_leads(preset):
 
 
 def test_seed002_block_score_is_the_difference():
-    """Seed 002: "Scores come out equal to seed 000's rule, because with two
-    players 'others minus own' is the difference"."""
+    """docs/rules.md, "The same source's Draw and Block": the scores equal those
+    of "How to play Dominoes" (Bulgarian), because with two players "the
+    others' pips minus one's own" is the difference of the two hands."""
     deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
             ["5:5", "5:4", "5:3", "4:4", "5:2", "4:3", "5:1"]]
     h = Match("block", first_lead="highest_double").new_hand(deal=deal)
@@ -327,7 +330,8 @@ def test_seed002_block_score_is_the_difference():
 
 
 def test_seed002_draw_score_is_the_difference():
-    """Seed 002: Draw with first_lead highest_double scores the difference."""
+    """docs/rules.md, "The same source's Draw and Block": Draw with
+    `first_lead="highest_double"` scores the difference."""
     m = Match("draw", first_lead="highest_double")
     h = a11_hand(m)  # seat 0 holds 6:6 (seat 1: 5:5, 4:4) and leads it
     # 86 - 2 = 84
@@ -335,7 +339,8 @@ def test_seed002_draw_score_is_the_difference():
 
 
 def test_seed002_next_hand_winner_leads_any_tile():
-    """Seed 002: next hands as in `draw`: the previous winner leads any tile."""
+    """docs/rules.md, "The same source's Draw and Block": next hands as in
+    `draw`: the previous winner leads any tile."""
     deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
             ["5:5", "5:4", "5:3", "4:4", "5:2", "4:3", "5:1"]]
     m = Match("block", first_lead="highest_double")

@@ -1,9 +1,10 @@
-"""Hand-made tests of the RULES.md presets `all_fives` (seed 000) and `fives`
-(seed 002).
+"""Hand-made tests of the presets `all_fives` (docs/rules.md, `all_fives`, from
+"How to play Dominoes" (Bulgarian)) and `fives` (docs/rules.md, `fives`, from
+"How to play Domino" (Russian)).
 
 Deals are written by hand; every expected value (the count of the ends after
-each tile, points, rounding) is worked out by hand from RULES.md (the shared spec)
-and docs/conventions.md, with the arithmetic in the comments.
+each tile, points, rounding) is worked out by hand from docs/rules.md and
+docs/conventions.md, with the arithmetic in the comments.
 """
 
 import pytest

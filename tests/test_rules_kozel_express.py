@@ -1,8 +1,9 @@
-"""Hand-made tests of the RULES.md presets `kozel` (seed 002) and `express`
-(seed 004).
+"""Hand-made tests of the presets `kozel` (docs/rules.md, `kozel`, from "How to
+play Domino" (Russian)) and `express` (docs/rules.md, `express`, from "Rules of
+Domino-Express" (Russian)).
 
 Deals are written by hand; every expected value is worked out by hand from
-RULES.md (the shared spec), with the arithmetic in the comments.
+docs/rules.md, with the arithmetic in the comments.
 """
 
 import pytest

@@ -1,6 +1,7 @@
 """Hand-made tests of the presets `openspiel_block` and `openspiel_team`
 (OpenSpiel's python_block_dominoes / python_team_dominoes, as configured in
-dominoai/rules.py and DESIGN.md): seat 0 leads any tile, block play, one hand;
+dominoai/rules.py; docs/rules.md, `openspiel_block` and `openspiel_team`):
+seat 0 leads any tile, block play, one hand;
 the lighter side (player or pair) wins the heavier side's pip total, even when
 the seat that went out is on the heavier side; equal totals score 0.
 

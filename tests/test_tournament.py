@@ -704,9 +704,9 @@ def test_notebook_runs(tmp_path):
 
 def test_hand_wins_count_points_not_who_went_out():
     """In ends-scoring presets the side that went out may have scored less in
-    the hand: the pairing counts the points (RULES.md: points made during play
-    count). Hand 1: A went out ("won") but B made 25 to A's 10 -> B's game;
-    hand 2: equal points -> a draw; hand 3: A 15, B 5 -> A's."""
+    the hand: the pairing counts the points (docs/tournaments.md: points made
+    during play count). Hand 1: A went out ("won") but B made 25 to A's 10 ->
+    B's game; hand 2: equal points -> a draw; hand 3: A 15, B 5 -> A's."""
     rows = []
     for g, (pa, pb, a_out) in enumerate([(10, 25, True), (5, 5, False), (15, 5, True)]):
         for s, (bot, pts, other, won) in enumerate([("A", pa, pb, a_out), ("B", pb, pa, not a_out)]):

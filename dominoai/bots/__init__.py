@@ -1,4 +1,4 @@
-"""Bots: the protocol and registry, the spec grammar, and the bot levels (see DESIGN.md)."""
+"""Bots: the protocol and registry, the spec grammar, and the bot levels (see docs/bots.md)."""
 from .base import (BOTS, ENTRY_POINT_GROUP, BaseBot, Bot, Param, bot_names, bot_params, make_bot, plugins,
                    register_bot, register_plugin)
 from .spec import SpecError, parse_spec, split_bot_specs

@@ -1,4 +1,4 @@
-"""The ``easy`` and ``medium`` bots (seed 002's "Лёгкий" and "Средний").
+"""The ``easy`` and ``medium`` bots ("Лёгкий" and "Средний" of "How to play Domino").
 
 - ``easy``: a uniformly random legal move.
 - ``medium``: sheds its heaviest playable tile; in presets that score the

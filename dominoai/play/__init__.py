@@ -19,8 +19,9 @@ At the prompt the human types the number of a listed move, or a tile
 that fits two ends that are not equivalent asks which. ``help`` lists the
 commands, ``quit`` saves and stops. Anything that is not a legal move gets a
 one-line reason (:meth:`~dominoai.game.Hand.explain`) and the prompt again;
-end of input saves and stops cleanly. There is no undo (seed 000: taking a
-tile back after seeing the replies would reveal hidden tiles).
+end of input saves and stops cleanly. There is no undo ("How to play
+Dominoes" (Bulgarian): taking a tile back after seeing the replies would
+reveal hidden tiles).
 
 The match is written as a ``dominoai.record/1`` record to
 ``<data>/current_match.json`` after the deal and after every move (a temporary
@@ -28,16 +29,17 @@ file, then :func:`os.replace`), with a ``"play"`` entry naming the human's
 seat and the bots; ``resume=True`` (``dominoai play --continue``) replays it
 (:func:`~dominoai.records.match_from_record`) and goes on. When the match
 ends, ``<data>/stats.json`` counts matches, wins, losses, draws, hands and
-hands won per variant and opponent level (seed 002), is shown, and the saved
-match is removed. With ``analysis=True`` (``dominoai play --analysis``) each
+hands won per variant and opponent level (as "How to play Domino"
+(Russian) asks), is shown, and the saved match is removed. With ``analysis=True`` (``dominoai play --analysis``) each
 bot decision a bot analysed (``insane``: its move values) is stored with the
 move in the saved match, and the finished match is kept as
 ``<data>/last_match.json`` for ``dominoai view``. ``<data>`` is ``$DOMINOAI_DATA_DIR`` if set, else
 ``platformdirs.user_data_dir("dominoai")``.
 
 In partnership presets (Kozel, Express in pairs) the human's partner plays at
-least ``hard`` (seed 002): ``easy`` and ``medium`` opponents get a ``hard``
-partner; any stronger level (``insane``) plays the partner too.
+least ``hard`` ("How to play Domino" (Russian); docs/rules.md, Kozel):
+``easy`` and ``medium`` opponents get a ``hard`` partner; any stronger level
+(``insane``) plays the partner too.
 
 >>> import io, tempfile
 >>> out = io.StringIO()

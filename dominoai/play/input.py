@@ -9,8 +9,8 @@ saved). Anything that is not a legal move gets a one-line reason, from
 :meth:`~dominoai.game.Hand.explain` told to "you"
 (:class:`~dominoai.play.errors.Retry`), and the prompt again. End of input
 stops cleanly; a line that is not UTF-8 is an answer like any other.
-There is no undo (seed 000: taking a tile back after seeing the replies
-would reveal hidden tiles).
+There is no undo ("How to play Dominoes" (Bulgarian): taking a tile back
+after seeing the replies would reveal hidden tiles).
 """
 
 from __future__ import annotations

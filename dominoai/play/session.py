@@ -8,8 +8,8 @@ move (:mod:`~dominoai.play.saving`) and counts the finished match in the
 stats (:mod:`~dominoai.play.stats`). A bot is asked for its move as in a
 tournament (:func:`~dominoai.tournament.loop.decide`: a bot that declares
 ``needs_state`` gets the true state). In partnership presets (Kozel, Express
-in pairs) the human's partner plays at least ``hard`` (seed 002):
-:func:`partner_spec`.
+in pairs) the human's partner plays at least ``hard`` ("How to play
+Domino" (Russian); docs/rules.md, Kozel): :func:`partner_spec`.
 """
 
 from __future__ import annotations

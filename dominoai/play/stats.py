@@ -2,9 +2,9 @@
 
 ``<data>/stats.json`` (:data:`STATS_FILE`, format ``dominoai.stats/1``)
 counts matches, wins, losses, draws, hands and hands won per variant
-(:func:`variant_key`) and opponent level (:func:`level_name`), as seed 002
-asks; :func:`record_match` adds a finished match, :func:`format_stats` shows
-them.
+(:func:`variant_key`) and opponent level (:func:`level_name`), as "How to
+play Domino" (Russian) asks; :func:`record_match` adds a finished match,
+:func:`format_stats` shows them.
 """
 
 from __future__ import annotations
