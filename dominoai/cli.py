@@ -128,7 +128,7 @@ def _add_replay(sub) -> None:
                                    "'-' reads the record from standard input.")
     r.add_argument("file", metavar="FILE", help="record file (JSON), or - for standard input")
     r.add_argument("--json", action="store_true",
-                   help="print the result as one JSON object (DESIGN.md) instead of a summary")
+                   help="print the result as one JSON object (docs/records.md) instead of a summary")
     r.set_defaults(func=_cmd_replay)
 
 

@@ -288,7 +288,7 @@ def test_block_two_players_target_100():
 
 
 @pytest.mark.parametrize("preset", ["draw", "block"])
-def test_seed002_highest_double_holder_leads_it(preset):
+def test_two_player_highest_double_holder_leads_it(preset):
     """docs/rules.md, "The same source's Draw and Block": with
     `first_lead="highest_double"` the holder of the highest double leads it."""
     s0 = ["5:5", "4:4", "0:0", "1:0", "2:0", "2:1", "3:0"]
@@ -303,7 +303,7 @@ def test_seed002_highest_double_holder_leads_it(preset):
 
 
 @pytest.mark.parametrize("preset", ["draw", "block"])
-def test_seed002_no_double_heaviest_tile_leads(preset):
+def test_two_player_no_double_heaviest_tile_leads(preset):
     """docs/rules.md, "The same source's Draw and Block": the holder of the highest
     double leads it, "or else the heaviest tile" (6:3 before 5:4)."""
     s0 = ["5:4", "5:3", "4:3", "5:2", "4:2", "6:2", "6:1"]  # heaviest 5:4 (9)
@@ -316,7 +316,7 @@ def test_seed002_no_double_heaviest_tile_leads(preset):
     assert legal(h) == ["6:3 left"]
 
 
-def test_seed002_block_score_is_the_difference():
+def test_two_player_block_score_is_the_difference():
     """docs/rules.md, "The same source's Draw and Block": the scores equal those
     of "How to play Dominoes" (Bulgarian), because with two players "the
     others' pips minus one's own" is the difference of the two hands."""
@@ -329,7 +329,7 @@ def test_seed002_block_score_is_the_difference():
     assert (h.result.winner, h.result.points) == (0, (43, 0))
 
 
-def test_seed002_draw_score_is_the_difference():
+def test_two_player_draw_score_is_the_difference():
     """docs/rules.md, "The same source's Draw and Block": Draw with
     `first_lead="highest_double"` scores the difference."""
     m = Match("draw", first_lead="highest_double")
@@ -338,7 +338,7 @@ def test_seed002_draw_score_is_the_difference():
     assert (h.result.winner, h.result.points) == (0, (84, 0))
 
 
-def test_seed002_next_hand_winner_leads_any_tile():
+def test_two_player_next_hand_winner_leads_any_tile():
     """docs/rules.md, "The same source's Draw and Block": next hands as in
     `draw`: the previous winner leads any tile."""
     deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
