@@ -6,12 +6,10 @@ to the end of the hand under the rules vector ``rv``, drawing its random
 numbers from ``rs`` (``uint64``, shape ``(1,)``), with the work arrays of the
 search's :data:`~dominoai.bots.pimc.settings.Scratch` (``ev`` an event log,
 ``buf`` a move buffer, ``aux`` an ``int64`` state / observation scratch) and
-the ``hard`` weights ``w`` (``SearchSettings.weights``; a policy may ignore
+the ``hard`` weights ``w`` (``SearchSettings.hard_weights``; a policy may ignore
 them); ``random`` also takes the fused loop's ``path``
 (``fast.playout_path(rv)``, decided once per search). The value is read
-from the state's points afterwards. (The arrays are
-passed one by one, not as the ``Scratch`` tuple: numba counts a reference per
-member on each call, and this runs once per move per world.)
+from the state's points afterwards.
 
 The policies are registered in one place, :data:`POLICIES` and
 :func:`rollout`. To add one (docs/insane.md walks through it):
@@ -69,8 +67,9 @@ def medium_move(st, rv, buf, n, scratch):
     ``scratch`` is an ``int64`` state of ``(S_SIZE,)``. Returns the move code.
     The same choice as :func:`dominoai.bots.simple.medium_pick`, kept here
     in the rollout's own loop on purpose: calling the shared kernel per
-    decision made the medium rollouts 10-15% slower (tests/test_golden.py
-    pins both to the same moves)."""
+    decision made the medium rollouts 10-15% slower (tests/test_golden.py,
+    ``test_medium_rollout_moves_are_medium_pick``, holds both to the same
+    moves)."""
     best = -1
     bkey = -1
     scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
@@ -141,7 +140,7 @@ def playout_hard(st, rv, rs, ev, buf, aux, w, plies, path):
 @njit(cache=True, inline="always")
 def rollout(st, rv, rs, ev, buf, aux, policy, plies, w, path):
     """Play ``st`` to the end of the hand with the policy ``policy`` (an index
-    into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
+    into :data:`POLICIES`, ``SearchSettings.rollout_policy``); a hand already over is
     left as it is. ``plies``: ``SearchSettings.hard_plies``, with ``hard``
     the moves it plays before the rest is random (0: all). ``path``:
     ``fast.playout_path(rv)`` (the random policy's fused loop), computed once
