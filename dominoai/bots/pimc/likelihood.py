@@ -233,7 +233,7 @@ def new_play_model(base, evs, rv, cfg, ws, on, n_worlds):
     return PlayModel(nd, tables, new_row_cache(cfg.resample * n_worlds * nd if on else 0))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``tables = (meta, states, obs)``,
@@ -271,8 +271,9 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
     # the tuples' members, bound once (not read per row: see settings.py)
     meta, states, obs = tables
     ckey, cval = cache
-    hard_prior = cfg.hard_prior
-    seat_logs = ws.lsum
+    policy_weight, sharp_weight, hard_prior = cfg.policy_weight, cfg.sharp_weight, cfg.hard_prior
+    hw = cfg.hard_weights
+    buf, feats, vals, wi, wf, seat_logs = ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, ws.lsum
     kinds = K.track_kinds(rv)
     logw = 0.0
     mixing = hard_prior > 0.0
@@ -307,7 +308,8 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
                 f = cval[q, 0]
                 f2 = cval[q, 1]
         if not hit:
-            f, f2 = _row_factor(d, h, s, tables, rv, cfg, ws, kinds, mixing)
+            f, f2 = _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight,
+                                mixing, hw, buf, feats, vals, wi, wf, kinds)
             if slot >= 0:
                 ckey[slot] = key
                 cval[slot, 0] = f
@@ -329,17 +331,21 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
 
 
 @njit(cache=True, inline="always")
-def _row_factor(d, h, s, tables, rv, cfg, ws, kinds, mixing):
-    """The log factors of row ``d`` of the play ``tables`` with the seat
-    ``s``'s hand then ``h``, at ``cfg.policy_weight`` and (when ``mixing``,
-    else 0.0) at ``cfg.sharp_weight``: -inf where the hand could not have
-    made the play (or could have played where it passed), 0.0 for a forced
-    move, else the log of the softmax probability of the move played. Runs
-    only for a row the cache lacks (a ``hard`` evaluation), so its reads of
-    the tuples' members are a small share of its time."""
-    meta, states, obs = tables
-    buf, feats, vals, wi, wf = ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf
-    policy_weight, sharp_weight = cfg.policy_weight, cfg.sharp_weight
+def _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight, mixing, hw, buf,
+                feats, vals, wi, wf, kinds):
+    """The log factors of row ``d`` of the play tables ``meta, states,
+    obs`` with the seat ``s``'s hand then ``h``, at ``policy_weight`` and
+    (when ``mixing``, else 0.0) at ``sharp_weight``: -inf where the hand
+    could not have made the play (or could have played where it passed),
+    0.0 for a forced move, else the log of the softmax probability of the
+    move played (``hw``: the ``hard`` weights; ``buf``, ``feats``,
+    ``vals``, ``wi``, ``wf``: the work arrays of ``hard``'s evaluation).
+
+    It takes the arrays one by one, 17 parameters, where the search's other
+    kernels take tuples: it runs per row of every world whose hand the row
+    cache lacks, and reading the ``Scratch`` and settings tuples' members
+    here made Kozel's decisions at its defaults (the play model on) about
+    10% slower in CPU time (benchmarks/bench_insane.py)."""
     st = states[d]
     st[L.S_HAND + s] = h
     n = K.legal_moves(st, rv, buf)
@@ -367,7 +373,7 @@ def _row_factor(d, h, s, tables, rv, cfg, ws, kinds, mixing):
         a = obs[d]
         a[O_HAND] = h
         a[O_UNSEEN] = _FULL & ~h & ~st[L.S_PLAYED]
-        hard_eval_into(st, rv, a, buf, n, cfg.hard_weights, feats, vals, wi, wf)
+        hard_eval_into(st, rv, a, buf, n, hw, feats, vals, wi, wf)
         vmax = -np.inf
         for c in range(n):
             if vals[c] > vmax:
