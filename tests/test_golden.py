@@ -5,8 +5,9 @@ options on, and a small tournament gives identical tables.
 
 The digests in ``tests/data/golden.json`` are written by this module
 (``python tests/test_golden.py --write``; ``--write-search`` writes the
-``tuned`` and ``search`` sections and the events of a preset that has none). A refactor that changes what any bot
-plays, what the search values, or what the tournament reports, fails here.
+``tuned`` and ``search`` sections and the events of a preset that has
+none). A refactor that changes what any bot plays, what the search values,
+or what the tournament reports, fails here.
 Regenerate only for an intended change of behaviour, and say so in the
 commit.
 

@@ -91,7 +91,7 @@ def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact
             for mi in range(nc):
                 acc[mi] += w * rollouts * vals[mi]
             return
-    policy, plies, hw = cfg.rollout_policy, cfg.hard_plies, cfg.hard_weights
+    rollout_policy, hard_plies, hard_weights = cfg.rollout_policy, cfg.hard_plies, cfg.hard_weights
     for r in range(rollouts):
         sub = K.rng_next(rs)
         for mi in range(nc):
@@ -99,5 +99,5 @@ def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact
                 tmp[q] = wst[q]
             K.apply_move(tmp, rv, ev, codes[mi])
             rs2[0] = sub
-            rollout(tmp, rv, rs2, ev, buf, aux, policy, plies, hw, path)
+            rollout(tmp, rv, rs2, ev, buf, aux, rollout_policy, hard_plies, hard_weights, path)
             acc[mi] += w * hand_value(tmp, rv, seat, p0)
