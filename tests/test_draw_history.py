@@ -20,17 +20,22 @@ from scipy.stats import chisquare
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.bots.hard import HardBot
-from dominoai.bots.pimc import HARD_WEIGHTS, InsaneBot, new_scratch
-from dominoai.bots.pimc.likelihood import (T_EVENT, T_KIND, T_KNOWN, T_LATER, T_SEAT,
+from dominoai.bots.pimc import HARD_WEIGHTS, InsaneBot, SearchSettings, new_scratch
+from dominoai.bots.pimc.likelihood import (T_EVENT, T_KIND, T_KNOWN, T_LATER, T_SEAT, PlayModel,
                                            new_play_tables, new_row_cache, play_tables_into,
                                            tabled_likelihood)
-from dominoai.bots.pimc.search import history_rows, history_weight
+from dominoai.bots.pimc.options import HistoryTables, history_rows, history_weight
 from dominoai.bots.worlds import Belief
 from dominoai.bots.worlds.evidence import MAXG
 from dominoai.bots.worlds.sampling import world_weight_of
 from dominoai.bots.worlds.slots import sample_slots_into
 from dominoai.engine import layout as L
 from dominoai.engine.observe import O_HAND
+
+
+def _model(policy_weight):
+    """The play model's settings at ``policy_weight`` with hard's default weights."""
+    return SearchSettings.make(policy_weight=policy_weight, hard_weights=HARD_WEIGHTS)
 
 
 def _slots(p, h, hand, rs):
@@ -267,8 +272,8 @@ def test_history_rows_hold_the_hands_the_seats_had(preset, seed):
         vmax = vals.max()
         ref += (v - vmax) / tau - np.log(np.exp((vals - vmax) / tau).sum())
     assert plays > 0
-    args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
-    got = tabled_likelihood(st, nd, meta, states, tobs, *args, 0.0, 0.3, None, drop)
+    got = tabled_likelihood(st, nd, (meta, states, tobs), rv, _model(tau), ws, new_row_cache(0),
+                            drop)
     assert got > 0.0
     assert np.log(got) == pytest.approx(ref, abs=1e-9)
 
@@ -304,7 +309,6 @@ def test_history_weight_averages_the_likelihood_over_the_deck_orders():
                               ws.tmp, 1)
         rowh, rowg = np.zeros(nd, np.int64), np.zeros(nd, np.int64)
         history_rows(nd, meta, p.hseat, p.G, p.gtime, rowh, rowg)
-        args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
         # the reference: every assignment's likelihood
         liks = []
         for mp in maps:
@@ -315,8 +319,8 @@ def test_history_weight_averages_the_likelihood_over_the_deck_orders():
             for g in range(int(p.G[hh]) - 1, -1, -1):
                 suf[g] = suf[g + 1] | acq[g]
             drop = np.array([meta[d, T_KNOWN] | suf[rowg[d]] for d in range(nd)], np.int64)
-            liks.append(tabled_likelihood(st, nd, meta, states, tobs, *args, *new_row_cache(0),
-                                          0.0, 0.3, None, drop))
+            liks.append(tabled_likelihood(st, nd, (meta, states, tobs), rv, _model(tau), ws,
+                                          new_row_cache(0), drop))
         if len(set(liks)) < 2:
             continue
         ref = float(np.mean(liks))
@@ -325,13 +329,10 @@ def test_history_weight_averages_the_likelihood_over_the_deck_orders():
         acq = np.zeros(MAXG, np.int64)
         suf = np.zeros((len(p.hseat), MAXG + 1), np.int64)
         drop = np.zeros(nd, np.int64)
-        lsum = np.zeros(8)
+        model = PlayModel(nd, (meta, states, tobs), new_row_cache(0))
+        hist = HistoryTables(rowh, rowg, acq, suf, drop)
         for _ in range(4000):
-            est.append(history_weight(1.0, st, rv, tau, HARD_WEIGHTS, nd, meta, states, tobs,
-                                      ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf,
-                                      *new_row_cache(0), 0.0, 0.3, lsum, rs, p.hseat, p.G,
-                                      p.gsize, p.cls, p.cls_a, p.npl, p.pa, p.pb, p.ptile, rowh,
-                                      rowg, acq, suf, drop))
+            est.append(history_weight(1.0, st, rv, _model(tau), model, ws, p, hist, rs))
         est = np.array(est)
         assert set(np.round(est / ref, 12)) <= set(np.round(np.array(liks) / ref, 12))
         se = est.std() / np.sqrt(len(est))

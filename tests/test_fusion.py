@@ -15,7 +15,7 @@ from dominoai.bots import make_bot
 from dominoai.bots.pimc import hand_value, new_scratch
 from dominoai.bots.pimc.fusion import (MAX_FUSED_MOVES, file_world, fused_values_into,
                                        fused_world, new_fusion)
-from dominoai.bots.pimc.solver import plain_line, solve
+from dominoai.bots.pimc.solver import solve
 from dominoai.bots.worlds import Belief
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
@@ -95,17 +95,14 @@ def _reference(worlds, weights, codes, rv, seat, ws):
 
 def _kernel(worlds, weights, codes, rv, seat, ws):
     nc = len(codes)
-    fkey, frow, fval, fn, fmove, used, vals2, keys, nn = new_fusion(nc, len(worlds))
-    st1 = np.zeros(L.S_SIZE, np.int64)
+    tables = new_fusion(nc, len(worlds))
     st2 = np.zeros(L.S_SIZE, np.int64)
-    line = plain_line(rv)
     for wst, w in zip(worlds, weights):
-        ok = fused_world(wst, rv, codes, seat, ws.p0, ws.ev, ws.buf, st1, st2, ws.stack, ws.bufs,
-                         ws.meta, ws.nodes, line, vals2, keys, nn)
+        ok = fused_world(wst, rv, codes, seat, ws, st2, tables)
         assert ok
-        file_world(w, vals2, keys, nn, fkey, frow, fval, fn, fmove, used)
+        file_world(w, tables)
     acc = np.zeros(nc)
-    fused_values_into(acc, fval, fn, fmove, used)
+    fused_values_into(acc, tables)
     return acc
 
 
@@ -144,7 +141,7 @@ def test_insane_fusion_values_are_never_above_pimc_on_the_same_worlds():
 
 
 def test_fusion_is_idle_without_the_exact_solver():
-    rules = get_rules("express")    # no exact endgame by default (Kozel has one since stop 22)
+    rules = get_rules("express")    # no exact endgame by default (Kozel's defaults have one)
     b = make_bot("insane:fusion=true")
     b.use_rules(rules)
     assert b.exact == 0 and "fusion" in b.idle_params(rules)

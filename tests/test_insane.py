@@ -339,6 +339,14 @@ def _likelihood_scratch():
     return new_scratch(1, 1)
 
 
+def _model(policy_weight, hard_prior=0.0, sharp_weight=0.3):
+    """The play model's settings: temperature, mixture, hard's default weights."""
+    from dominoai.bots.pimc import SearchSettings
+
+    return SearchSettings.make(policy_weight=policy_weight, hard_weights=HARD_WEIGHTS,
+                               hard_prior=hard_prior, sharp_weight=sharp_weight)
+
+
 @pytest.mark.parametrize("preset,seed,n_moves", [("block", 1, 6), ("block", 2, 9), ("kozel", 3, 10),
                                                  ("express", 4, 7), ("openspiel_team", 5, 11)])
 def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_moves):
@@ -350,7 +358,7 @@ def test_play_likelihood_of_the_true_world_matches_the_facade(preset, seed, n_mo
     evs = _hand_events(m)
     out = []
     for seat in (-1, me):
-        w = play_likelihood(st, evs, len(evs), m.rules.vector(), seat, tau, HARD_WEIGHTS,
+        w = play_likelihood(st, evs, len(evs), m.rules.vector(), seat, _model(tau),
                             _likelihood_scratch())
         out.append(w)
     assert 0.0 < want < 1.0
@@ -366,7 +374,7 @@ def test_play_likelihood_zero_for_a_world_that_cannot_replay():
     st = m.state_copy()
     evs = _hand_events(m)
     evs[1, 1] = 0   # the second play claimed by the leader again: seat 0 cannot move twice
-    assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, 1.0, HARD_WEIGHTS,
+    assert play_likelihood(st, evs, len(evs), m.rules.vector(), -1, _model(1.0),
                            _likelihood_scratch()) == 0.0
 
 
@@ -389,8 +397,7 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     for w in worlds:
         deal, bone = _world_deal(w, m.rules.players, played)
         want = _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau)
-        v = tabled_likelihood(w, nd, meta, states, tobs, rv, tau, HARD_WEIGHTS, ws.buf, ws.feats,
-                              ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
+        v = tabled_likelihood(w, nd, (meta, states, tobs), rv, _model(tau), ws, new_row_cache(0))
         assert v == pytest.approx(want, rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1    # the worlds differ, and so do their weights
@@ -413,7 +420,7 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
     t = _tabled(preset, seed, n_moves, 6)
     m, me, worlds, rv, ws, played = t.m, t.obs.seat, t.worlds, t.rv, t.ws, t.played
     meta, states, tobs, nd = t.meta, t.states, t.tobs, t.nd
-    args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    tables = (meta, states, tobs)
     cache = new_row_cache(len(worlds) * nd)
     got = []
     for w in worlds:
@@ -424,15 +431,15 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
         assert set(broad) == set(sharp_logs) and len(broad) >= min(2, m.rules.players - 1)
         want = math.prod(mix * math.exp(sharp_logs[s]) + (1 - mix) * math.exp(broad[s])
                          for s in broad)
-        v = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), mix, sharp)
-        vc = tabled_likelihood(w, nd, meta, states, tobs, *args, *cache, mix, sharp)
+        v = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, new_row_cache(0))
+        vc = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, cache)
         assert v == pytest.approx(want, rel=1e-9) and vc == v
-        plain = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0))
-        assert tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), 0.0,
-                                 sharp) == plain
+        plain = tabled_likelihood(w, nd, tables, rv, _model(tau), ws, new_row_cache(0))
+        assert tabled_likelihood(w, nd, tables, rv, _model(tau, 0.0, sharp), ws,
+                                 new_row_cache(0)) == plain
         assert plain == pytest.approx(math.exp(sum(broad.values())), rel=1e-9)
-        only_sharp = tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0), 1.0,
-                                       sharp)
+        only_sharp = tabled_likelihood(w, nd, tables, rv, _model(tau, 1.0, sharp), ws,
+                                       new_row_cache(0))
         assert only_sharp == pytest.approx(math.exp(sum(sharp_logs.values())), rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1
@@ -454,14 +461,12 @@ def test_row_cache_gives_the_same_weights_to_the_bit(preset, seed, n_moves):
     meta, states, tobs, nd = t.meta, t.states, t.tobs, t.nd
     plays = int((meta[:nd, T_KIND] == 0).sum())
     assert plays > 0
-    args = (rv, tau, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf)
+    args = (nd, (meta, states, tobs), rv, _model(tau), ws)
     ckey, cval = new_row_cache(len(worlds) * nd)
     tiny = new_row_cache(1)                  # 64 entries: soon full
-    plain = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, *new_row_cache(0))
-                      for w in worlds])
-    cached = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, ckey, cval)
-                       for w in worlds])
-    full = np.array([tabled_likelihood(w, nd, meta, states, tobs, *args, *tiny) for w in worlds])
+    plain = np.array([tabled_likelihood(w, *args, new_row_cache(0)) for w in worlds])
+    cached = np.array([tabled_likelihood(w, *args, (ckey, cval)) for w in worlds])
+    full = np.array([tabled_likelihood(w, *args, tiny) for w in worlds])
     assert np.array_equal(plain, cached) and np.array_equal(plain, full)
     assert (plain > 0).sum() > 10 and len(set(plain.tolist())) > 5
     stored = int((ckey != 0).sum())
@@ -489,9 +494,8 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         ws = _likelihood_scratch()
         meta, states, tobs = new_play_tables(len(evs))
         nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp)
-        args = (rv, 1.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf,
-                *new_row_cache(0))
-        assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
+        args = (rv, _model(1.0), ws, new_row_cache(0))
+        assert tabled_likelihood(st, nd, (meta, states, tobs), *args) > 0.0
         r = next(r for r in range(nd) if meta[r, T_KIND] == 1)    # the first pass
         passer = int(meta[r, T_SEAT])
         fits = int(K.open_mask(states[r]))
@@ -504,7 +508,7 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         bad = st.copy()
         bad[L.S_HAND + q] &= ~(1 << t)
         bad[L.S_HAND + passer] |= 1 << t
-        assert tabled_likelihood(bad, nd, meta, states, tobs, *args) == 0.0
+        assert tabled_likelihood(bad, nd, (meta, states, tobs), *args) == 0.0
         return
     pytest.fail("no Block hand with a pass and a fitting tile in 200 seeds")
 
@@ -583,8 +587,8 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
         checked += 1
     assert checked > 0
     # and the true world replays: a positive weight
-    args = (rv, 2.0, HARD_WEIGHTS, ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, *new_row_cache(0))
-    assert tabled_likelihood(st, nd, meta, states, tobs, *args) > 0.0
+    args = (rv, _model(2.0), ws, new_row_cache(0))
+    assert tabled_likelihood(st, nd, (meta, states, tobs), *args) > 0.0
 
 
 def _first_position(preset, found, deals=200):
@@ -675,7 +679,7 @@ def test_policy_weight_changes_block_worlds_and_is_ignored_where_tiles_are_drawn
     # the weighting is off
     assert np.array_equal(values("draw", 4.0, draw_weight=False),
                           values("draw", 0.0, draw_weight=False))
-    # Draw's defaults have draw_weight (stop 21): there the plays weigh the worlds
+    # Draw's defaults have draw_weight: there the plays weigh the worlds
     assert not np.allclose(values("draw", 4.0), values("draw", 0.0))
     # block: same worlds drawn (same seed), re-weighted by the plays' likelihood
     assert not np.allclose(values("block", 4.0), values("block", 0.0))
@@ -686,12 +690,14 @@ def test_settings_are_one_typed_value_and_the_weights_are_hards():
     from dominoai.bots.pimc import POLICIES, SearchSettings
 
     assert np.array_equal(HARD_WEIGHTS, HardBot().weight_vector)
-    cfg = SearchSettings.make(rollouts=2.0, policy=POLICIES.index("medium"), tau=4)
-    assert (cfg.rollouts, cfg.policy, cfg.tau) == (2, 1, 4.0)
-    assert type(cfg.rollouts) is int and type(cfg.tau) is float
-    assert np.array_equal(cfg.weights, HARD_WEIGHTS) and cfg.weights is not HARD_WEIGHTS
+    cfg = SearchSettings.make(rollouts=2.0, rollout_policy=POLICIES.index("medium"),
+                              policy_weight=4)
+    assert (cfg.rollouts, cfg.rollout_policy, cfg.policy_weight) == (2, 1, 4.0)
+    assert type(cfg.rollouts) is int and type(cfg.policy_weight) is float
+    assert (np.array_equal(cfg.hard_weights, HARD_WEIGHTS)
+            and cfg.hard_weights is not HARD_WEIGHTS)
     with pytest.raises(ValueError, match="shape"):
-        SearchSettings.make(weights=np.zeros(3))
+        SearchSettings.make(hard_weights=np.zeros(3))
     with pytest.raises(ValueError, match="at least 1"):
         SearchSettings.make(rollouts=0)
     ws = new_scratch(5, 123)

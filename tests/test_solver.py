@@ -1,6 +1,6 @@
 """The exact solver: alpha-beta against plain minimax, and the plain-line
-solver against the general one (issue 14: exact endgames at the 2 ms
-limit).
+solver against the general one (exact endgames within 2 ms per
+decision).
 
 ``solve_into`` plays through the engine's ``apply_move`` on whole states;
 ``solve_line_into`` keeps only the hands, the two ends and the seat to move.

@@ -23,9 +23,13 @@ module              holds
 ``likelihood``      the play model: :func:`play_likelihood`;
                     the search's tables (:func:`play_tables_into`, :func:`tabled_likelihood`,
                     its row cache :func:`new_row_cache`)
-``search``          :func:`search_worlds` (worlds from a Belief's sampler,
-                    weighted by a belief model, :data:`BELIEFS`),
-                    :func:`search_fixed` (the true world), :func:`score_world`
+``score``           a world's weight under a belief model (:data:`BELIEFS`,
+                    :func:`world_weight`) and its scoring (:func:`score_world`)
+``search``          :func:`search_worlds` (worlds from a Belief's sampler),
+                    :func:`search_fixed` (the true world)
+``options``         the search with ``resample``, ``fusion`` or
+                    ``draw_history`` (one dispatch from :func:`search_worlds`)
+``fusion``          fusion at the next own decision (option ``fusion``)
 ``bots``            :class:`InsaneBot`, :class:`OmniscientBot`,
                     :class:`SearchResult`
 ==================  ===========================================================
@@ -42,7 +46,9 @@ from .bots import HARD_WEIGHTS, InsaneBot, OmniscientBot, SearchResult
 from .likelihood import (new_play_tables, new_row_cache, play_likelihood, play_tables_into,
                          tabled_likelihood)
 from .rollouts import POLICIES, rollout, rollout_policy_id
-from .search import BELIEFS, resample_counts, score_world, search_fixed, search_worlds, world_weight
+from .options import resample_counts
+from .score import BELIEFS, score_world, world_weight
+from .search import search_fixed, search_worlds
 from .settings import MAX_DEPTH, Scratch, SearchSettings, new_scratch
 from .solver import solve
 from .value import hand_value, tiles_left

@@ -103,17 +103,15 @@ class _SearchBot(BaseBot):
             raise ValueError(f"seat {obs.seat} has no move to make")
         return np.ascontiguousarray(codes, np.int64)
 
-    def _settings(self, rv: np.ndarray, belief: int = BELIEF_CONSISTENT,
-                  tau: float = 0.0, mix: float = 0.0, tau_sharp: float = 0.3,
-                  resample: int = 1, fusion: bool = False,
-                  history: bool = False) -> SearchSettings:
+    def _settings(self, rv: np.ndarray, **model) -> SearchSettings:
+        """The search's settings under the rules vector ``rv``: this bot's
+        common parameters, and ``model``, the fields only insane sets
+        (``belief``, ``policy_weight``, ...)."""
         return SearchSettings.make(rollouts=self.rollouts,
-                                   policy=rollout_policy_id(self.rollout_policy, rv),
-                                   belief=belief, tau=tau, exact=self.exact,
-                                   max_nodes=self.max_nodes, max_tries=self.MAX_TRIES,
-                                   weights=self._hard_weights(), hard_plies=self.hard_plies,
-                                   mix=mix, tau_sharp=tau_sharp, resample=resample,
-                                   fusion=fusion, history=history)
+                                   rollout_policy=rollout_policy_id(self.rollout_policy, rv),
+                                   exact=self.exact, max_nodes=self.max_nodes,
+                                   max_tries=self.MAX_TRIES, hard_weights=self._hard_weights(),
+                                   hard_plies=self.hard_plies, **model)
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""
@@ -376,15 +374,18 @@ class InsaneBot(_SearchBot):
 
     def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
         p, base, rv = belief.parts, belief.base, belief.rv
-        tau = self.policy_weight
-        if tau > 0 and (rv[L.R_MAX_REPL] or (rv[L.R_DRAWING] and not self.draw_weight)):
+        policy_weight = self.policy_weight
+        if policy_weight > 0 and (rv[L.R_MAX_REPL] or (rv[L.R_DRAWING] and not self.draw_weight)):
             # where tiles are drawn the play model reads only the plays since each
             # seat's last draw (likelihood.py), and only with draw_weight
-            tau = 0.0
-        cfg = self._settings(rv, BELIEF_PLAY_MODEL if tau > 0 else BELIEF_CONSISTENT, tau,
-                             self.hard_prior if tau > 0 else 0.0, self.sharp_weight,
-                             self.resample, self.fusion,
-                             self.draw_history and tau > 0 and bool(rv[L.R_DRAWING]))
+            policy_weight = 0.0
+        on = policy_weight > 0
+        cfg = self._settings(rv, belief=BELIEF_PLAY_MODEL if on else BELIEF_CONSISTENT,
+                             policy_weight=policy_weight,
+                             hard_prior=self.hard_prior if on else 0.0,
+                             sharp_weight=self.sharp_weight, resample=self.resample,
+                             fusion=self.fusion,
+                             draw_history=self.draw_history and on and bool(rv[L.R_DRAWING]))
         evs = np.ascontiguousarray(belief.obs.event_array, np.int64).reshape(-1, 4)
 
         def chunk(moves, n, rs, acc, stats):
@@ -408,7 +409,7 @@ class OmniscientBot(_SearchBot):
     rollouts per move, all on the true world (with ``rollout_policy=medium``
     they are all equal: use ``worlds=1``).
 
-    ``boneyard=hidden`` (issue 14's yardstick) keeps the hands known but
+    ``boneyard=hidden`` (the yardstick of inference) keeps the hands known but
     reshuffles the undrawn boneyard in every world, in the presets that draw
     or replace (Draw, All Fives, Fives, Dominoball): the bound on what
     perfect inference of the hands could give. Elsewhere it plays exactly as
@@ -465,7 +466,7 @@ class OmniscientBot(_SearchBot):
         return Move.from_code(self.analyze_with_state(observation, state).move)
 
 
-#: insane's own defaults per preset (issues 11 and 14): a setting enters
+#: insane's own defaults per preset: a setting enters
 #: here only when it beat the defaults of the time head to head on fresh
 #: duplicate deals, paired 95% interval above 0, at most 2 ms median CPU
 #: per decision (the verdicts, intervals and sample sizes are in
@@ -479,13 +480,13 @@ class OmniscientBot(_SearchBot):
 #: solver (1.21 ms). Kozel: 400 worlds instead of 200, +1.61 [0.61, 2.62]
 #: on 1,000, then 600 worlds at policy_weight 3, +1.01 [0.04, 1.97] on
 #: 1,000, +1.26 [0.53, 2.00] and +0.47 [-0.22, 1.16] on 2,000 fresh deals
-#: each (1.59 ms; about +0.9 over the three). Draw, stop 21: the play model
+#: each (1.59 ms; about +0.9 over the three). Draw: the play model
 #: where tiles are drawn (``draw_weight``), +0.65 [0.19, 1.12] on 3,000
-#: fresh deals (1.25 ms; +0.95 [0.28, 1.61] on the 1,500 before). Stop 22:
-#: Block three rollouts per move (they matter only before the exact
+#: fresh deals (1.25 ms; +0.95 [0.28, 1.61] on the 1,500 before). Block:
+#: three rollouts per move (they matter only before the exact
 #: endgame, the first two plays), +0.08 [0.01, 0.15] on 10,000 fresh deals
 #: (1.56 against 1.41 ms; +0.18 [0.08, 0.29] against ``hard`` over 4,500
-#: before); Kozel the exact endgame at 12 tiles, +0.69 [0.23, 1.14] on 5,000
+#: before). Kozel: the exact endgame at 12 tiles, +0.69 [0.23, 1.14] on 5,000
 #: fresh deals (+0.48 [-0.09, 1.06] on 3,000 before). The tuning
 #: studies' ``policy_weight`` is left out where tiles are drawn (it has no
 #: effect there by default).

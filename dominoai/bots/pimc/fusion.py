@@ -33,22 +33,30 @@ views could in principle share a key (never observed; the chance is about
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from ...engine import kernels as K
 from ...engine import layout as L
-from .solver import solve_into, solve_line_into
+from .solver import plain_line, solve_into, solve_line_into
 from .value import hand_value
 
-__all__ = ["MAX_FUSED_MOVES", "info_key", "new_fusion", "fused_world", "file_world",
-           "fused_values_into"]
+__all__ = ["MAX_FUSED_MOVES", "FusionTables", "info_key", "new_fusion", "fused_world",
+           "file_world", "fused_values_into"]
 
 #: the most moves at the next own decision that are fused; a world with more
 #: there is filed under a key of its own (PIMC's value for it)
 MAX_FUSED_MOVES = 32
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+
+#: The tables of a fused search (:func:`new_fusion`): the filed values
+#: (``fkey``, ``frow``, ``fval``, ``fn``, ``fmove``, ``used``) and one
+#: world's before they are filed (``vals2``, ``keys``, ``nn``)
+FusionTables = namedtuple("FusionTables", ["fkey", "frow", "fval", "fn", "fmove", "used",
+                                           "vals2", "keys", "nn"])
 
 
 @njit(cache=True, inline="always")
@@ -91,7 +99,7 @@ def info_key(st, rv, seat):
 @njit(cache=True)
 def new_fusion(n_moves, cap):
     """The tables of a fused search over ``n_moves`` root moves and at most
-    ``cap`` worlds: ``fkey`` (``int64``, ``(n_moves, T)``, 0 = empty) and
+    ``cap`` worlds, a :data:`FusionTables`: ``fkey`` (``int64``, ``(n_moves, T)``, 0 = empty) and
     ``frow`` (``int64``, the row of each key), an open-addressed table per
     root move (``T`` the power of two at least ``2 * cap``); ``fval``
     (``float64``, ``(n_moves * cap + 1, MAX_FUSED_MOVES)``) the summed
@@ -105,10 +113,11 @@ def new_fusion(n_moves, cap):
     while t < 2 * cap:
         t *= 2
     rows = n_moves * cap + 1
-    return (np.zeros((n_moves, t), np.int64), np.zeros((n_moves, t), np.int64),
-            np.empty((rows, MAX_FUSED_MOVES), np.float64), np.zeros(rows, np.int64),
-            np.zeros(rows, np.int64), np.zeros(1, np.int64), np.empty((n_moves, MAX_FUSED_MOVES), np.float64),
-            np.zeros(n_moves, np.int64), np.zeros(n_moves, np.int64))
+    return FusionTables(np.zeros((n_moves, t), np.int64), np.zeros((n_moves, t), np.int64),
+                        np.empty((rows, MAX_FUSED_MOVES), np.float64), np.zeros(rows, np.int64),
+                        np.zeros(rows, np.int64), np.zeros(1, np.int64),
+                        np.empty((n_moves, MAX_FUSED_MOVES), np.float64),
+                        np.zeros(n_moves, np.int64), np.zeros(n_moves, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -129,19 +138,23 @@ def _solve_after(src, code, st2, stack, bufs, meta, rv, ev, seat, p0, nodes, lin
 
 
 @njit(cache=True)
-def fused_world(wst, rv, codes, seat, p0, ev, buf, st1, st2, stack, bufs, meta, nodes, line,
-                vals2, keys, nn):
+def fused_world(wst, rv, codes, seat, ws, st2, tables):
     """Solve the world ``wst`` for fusion (steps 1 and 2 of the module's
-    text): for every root move ``codes[i]``, the key of the seat's next
-    decision in ``keys[i]`` (1 where the hand ends first, then ``nn[i] = 1``
-    and ``vals2[i, 0]`` the hand's value), its count of moves in ``nn[i]``
-    and their exact values in ``vals2[i, :nn[i]]`` (points for ``seat``
-    against ``p0``). ``keys[i]`` is ``-1 - i`` (a key of its own: the
-    world's best value in ``vals2[i, 0]``) where there are more than
-    :data:`MAX_FUSED_MOVES`. ``buf`` a move buffer (``MAX_MOVES``),
-    ``st1``, ``st2`` states; the solver's ``stack, bufs, meta, nodes``;
-    ``line``: ``solver.plain_line(rv)``. Returns False, leaving the world
-    unfiled, if a solve gave up."""
+    text) into ``tables`` (:data:`FusionTables`): for every root move
+    ``codes[i]``, the key of the seat's next decision in ``keys[i]`` (1
+    where the hand ends first, then ``nn[i] = 1`` and ``vals2[i, 0]`` the
+    hand's value), its count of moves in ``nn[i]`` and their exact values
+    in ``vals2[i, :nn[i]]`` (points for ``seat`` against ``ws.p0``).
+    ``keys[i]`` is ``-1 - i`` (a key of its own: the world's best value in
+    ``vals2[i, 0]``) where there are more than :data:`MAX_FUSED_MOVES`.
+    Of the work arrays ``ws`` (:data:`~dominoai.bots.pimc.settings.Scratch`)
+    it uses ``p0``, ``ev``, ``buf``, ``tmp`` and the solver's ``stack,
+    bufs, meta, nodes``; ``st2`` is a state of scratch. Returns False,
+    leaving the world unfiled, if a solve gave up."""
+    p0, ev, buf, st1 = ws.p0, ws.ev, ws.buf, ws.tmp
+    stack, bufs, meta, nodes = ws.stack, ws.bufs, ws.meta, ws.nodes
+    vals2, keys, nn = tables.vals2, tables.keys, tables.nn
+    line = plain_line(rv)
     own = K.side_of(rv, seat)
     nodes[2] = 0
     for mi in range(codes.shape[0]):
@@ -191,12 +204,13 @@ def fused_world(wst, rv, codes, seat, p0, ev, buf, st1, st2, stack, bufs, meta, 
 
 
 @njit(cache=True)
-def file_world(w, vals2, keys, nn, fkey, frow, fval, fn, fmove, used):
+def file_world(w, tables):
     """File one solved world of weight ``w`` (:func:`fused_world`'s
-    ``vals2, keys, nn``) into the tables of :func:`new_fusion`: add
+    ``vals2, keys, nn``) into the ``tables`` (:data:`FusionTables`): add
     ``w * vals2[i, :nn[i]]`` to the row of ``keys[i]`` under root move
     ``i`` (a new row for a new key; a key of its own, ``< 0``, always
     takes a new row)."""
+    fkey, frow, fval, fn, fmove, used, vals2, keys, nn = tables
     t = fkey.shape[1]
     for mi in range(keys.shape[0]):
         key = keys[mi]
@@ -222,10 +236,12 @@ def file_world(w, vals2, keys, nn, fkey, frow, fval, fn, fmove, used):
 
 
 @njit(cache=True)
-def fused_values_into(acc, fval, fn, fmove, used):
+def fused_values_into(acc, tables):
     """Add to ``acc[i]`` (``float64``, one per root move) the fused value of
-    root move ``i``: the sum over its keys' rows of the largest of the
-    row's summed values (step 3 of the module's text)."""
+    root move ``i``: the sum over its keys' rows (``tables``,
+    :data:`FusionTables`) of the largest of the row's summed values (step 3
+    of the module's text)."""
+    fval, fn, fmove, used = tables.fval, tables.fn, tables.fmove, tables.used
     for r in range(used[0]):
         b = fval[r, 0]
         for j in range(1, fn[r]):

@@ -1,8 +1,8 @@
 """The play model: how likely the other seats' plays of this hand were in a world.
 
 Each other seat is modelled as choosing by a softmax of the ``hard`` bot's
-move values at a temperature ``tau``: ``P(move) = exp(v(move) / tau) /
-sum exp(v / tau)`` over its decisions with more than one legal move
+move values at the temperature ``policy_weight``: ``P(move) = exp(v(move) /
+policy_weight) / sum exp(v / policy_weight)`` over its decisions with more than one legal move
 (docs/insane.md, "Weighting worlds by the plays").
 
 The hand is tabled once per search from the public history alone
@@ -20,6 +20,8 @@ hand (:func:`tabled_likelihood`): no replay or observation per world.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -30,32 +32,39 @@ from ..hard import hard_eval_into
 from ..worlds.evidence import event_time
 
 __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
-           "play_tables_into", "tabled_likelihood"]
+           "play_tables_into", "tabled_likelihood", "PlayModel", "new_play_model"]
+
+#: The play model's tables of one search: ``rows`` tabled (-1: the log did
+#: not replay), ``tables`` (``(meta, states, obs)``, :func:`new_play_tables`)
+#: and the row ``cache`` (``(ckey, cval)``, :func:`new_row_cache`)
+PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache"])
 
 
 @njit(cache=True)
-def play_likelihood(wst, evs, nev, rv, me, tau, hw, ws, mix=0.0, tau_sharp=0.3):
+def play_likelihood(wst, evs, nev, rv, me, cfg, ws):
     """How likely the other seats' plays of this hand (the events
     ``evs[:nev]``, ``int64`` ``(n, 4)``) were in the world ``wst`` if each
-    chose by a softmax of ``hard``'s move values (weights ``hw``, ``float64``
-    ``(N_WEIGHTS,)``) at temperature ``tau`` (value units, > 0; smaller =
-    closer to always playing hard's best move): the product over their
-    decisions with more than one legal move that :func:`play_tables_into`
-    tables (where tiles are drawn: those since the seat's last draw); the
-    plays of seat ``me`` (-1: none) are not counted. Rules without
-    replacements only (the caller checks). 0.0 if the world contradicts
-    the plays (:func:`tabled_likelihood`). ``ws``: the work arrays
-    (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``buf`` and
-    hard's scratch are overwritten). ``mix``, ``tau_sharp``: the mixture
-    with a sharp model of each seat (:func:`tabled_likelihood`; 0: off). The
-    search tables the hand once for all its worlds instead."""
-    meta, states, obs = new_play_tables(nev)
+    chose by a softmax of ``hard``'s move values (weights
+    ``cfg.hard_weights``, ``float64`` ``(N_WEIGHTS,)``) at temperature
+    ``cfg.policy_weight`` (value units, > 0; smaller = closer to always
+    playing hard's best move): the product over their decisions with more
+    than one legal move that :func:`play_tables_into` tables (where tiles
+    are drawn: those since the seat's last draw); the plays of seat ``me``
+    (-1: none) are not counted. Rules without replacements only (the caller
+    checks). 0.0 if the world contradicts the plays
+    (:func:`tabled_likelihood`). ``cfg``: a
+    :class:`~dominoai.bots.pimc.settings.SearchSettings` (its
+    ``hard_prior`` and ``sharp_weight`` mix in a sharp model of each seat,
+    :func:`tabled_likelihood`; ``hard_prior=0``: off). ``ws``: the work
+    arrays (:data:`~dominoai.bots.pimc.settings.Scratch`; ``tmp``, ``buf``,
+    ``lsum`` and hard's scratch are overwritten). The search tables the
+    hand once for all its worlds instead."""
+    tables = new_play_tables(nev)
+    meta, states, obs = tables
     nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
     if nd < 0:
         return 0.0
-    ckey, cval = new_row_cache(0)
-    return tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, ws.buf, ws.feats,
-                             ws.hvals, ws.wi, ws.wf, ckey, cval, mix, tau_sharp)
+    return tabled_likelihood(wst, nd, tables, rv, cfg, ws, new_row_cache(0))
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
@@ -66,7 +75,8 @@ _FULL = np.int64((1 << 28) - 1)
 
 @njit(cache=True)
 def new_play_tables(n_events):
-    """Empty play tables for a hand of ``n_events`` events: ``meta``
+    """Empty play tables for a hand of ``n_events`` events, the tuple
+    ``(meta, states, obs)``: ``meta``
     (``int64``, ``(n, 9)``: kind (0 play, 1 pass), seat, tile, end, lead,
     the tiles the seat plays from that event on, the event's index, its time
     on the seats' timelines (:func:`~dominoai.bots.worlds.evidence.event_time`),
@@ -89,7 +99,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 @njit(cache=True)
 def new_row_cache(n_entries):
     """An empty row cache for :func:`tabled_likelihood` with room for about
-    ``n_entries`` rows' factors: ``ckey`` (``int64``) and ``cval``
+    ``n_entries`` rows' factors, the tuple ``(ckey, cval)``: ``ckey``
+    (``int64``) and ``cval``
     (``float64``, ``(size, 2)``), of the power of two at least ``2 *
     n_entries`` in size (at most 32,768 entries; ``n_entries < 1``: size 1,
     no caching). A key ``(hand << 9) | (row + 1)`` (0: free) maps to the
@@ -206,47 +217,69 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history=0):
 
 
 @njit(cache=True)
-def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals, wi, wf, ckey,
-                      cval, mix=0.0, tau_sharp=0.3, lsum=None, drop=None):
+def new_play_model(base, evs, rv, cfg, ws, on, n_worlds):
+    """The :data:`PlayModel` of a search from the seat to move in ``base``
+    (a state of the hand now, ``Belief.base``) on the events ``evs``
+    (``int64`` ``(m, 4)``): when ``on``, the hand tabled
+    (:func:`play_tables_into`, every play where ``cfg.draw_history``) and
+    a row cache for ``cfg.resample * n_worlds`` worlds; else empty tables
+    of 0 rows. ``ws.tmp`` is scratch."""
+    tables = new_play_tables(evs.shape[0] if on else 1)
+    nd = 0
+    if on:
+        meta, states, obs = tables
+        nd = play_tables_into(base, evs, evs.shape[0], rv, base[L.S_CUR], meta, states, obs,
+                              ws.tmp, 1 if cfg.draw_history > 0 else 0)
+    return PlayModel(nd, tables, new_row_cache(cfg.resample * n_worlds * nd if on else 0))
+
+
+@njit(cache=True, inline="always")
+def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
-    (``nd`` rows of ``meta, states, obs``, :func:`play_tables_into`, made
-    for the same events and seat ``me``). 0.0 when a seat's hand then could
-    not have made its play, or could have played where it passed. ``buf`` a
-    move buffer and hard's scratch ``feats, vals, wi, wf`` are overwritten,
+    (``nd`` rows of ``tables = (meta, states, obs)``,
+    :func:`new_play_tables` filled by :func:`play_tables_into` for the same
+    events and seat ``me``), at the temperature ``cfg.policy_weight`` with
+    the weights ``cfg.hard_weights`` (``cfg`` a
+    :class:`~dominoai.bots.pimc.settings.SearchSettings`). 0.0 when a
+    seat's hand then could not have made its play, or could have played
+    where it passed. Of the work arrays ``ws``
+    (:data:`~dominoai.bots.pimc.settings.Scratch`) the move buffer ``buf``,
+    hard's scratch ``feats, hvals, wi, wf`` and ``lsum`` are overwritten,
     and so are the tabled hands (each world writes its own).
 
-    ``mix`` (0 to 1; 0: off) makes the model a mixture per seat and hand:
-    with prior probability ``mix`` a seat plays as ``hard`` does, the
-    softmax at the sharp temperature ``tau_sharp`` (> 0), else at ``tau``.
-    A world's likelihood is then the product over the seats of ``mix *
-    L_sharp(seat) + (1 - mix) * L_tau(seat)``, each ``L`` the product of
-    that seat's rows (so the plays of a seat that keeps playing hard's best
-    move soon favour the sharp model, one that does not the broad one).
+    ``cfg.hard_prior`` (0 to 1; 0: off) makes the model a mixture per seat
+    and hand: with that prior probability a seat plays as ``hard`` does,
+    the softmax at the sharp temperature ``cfg.sharp_weight`` (> 0), else
+    at ``policy_weight``. A world's likelihood is then the product over
+    the seats of ``hard_prior * L_sharp(seat) + (1 - hard_prior) *
+    L_broad(seat)``, each ``L`` the product of that seat's rows (so the
+    plays of a seat that keeps playing hard's best move soon favour the
+    sharp model, one that does not the broad one).
 
     A row's factor (a play's or a pass's) depends on the world only through
-    the seat's hand then, so it is kept in the row cache ``ckey, cval``
-    (:func:`new_row_cache`, shared by the worlds of one search, the same
-    tables and temperatures): a world whose seat holds a hand seen before at
-    that row reads the factor instead of evaluating ``hard`` again. The
-    factors are summed in row order either way, so the result is the same to
-    the bit with or without the cache. ``lsum`` (``float64``, ``(8,)``):
-    scratch for the mixture's per-seat sums, so that a search allocates it
-    once (None: allocated here).
+    the seat's hand then, so it is kept in the row cache ``cache = (ckey,
+    cval)`` (:func:`new_row_cache`, shared by the worlds of one search, the
+    same tables and temperatures): a world whose seat holds a hand seen
+    before at that row reads the factor instead of evaluating ``hard``
+    again. The factors are summed in row order either way, so the result is
+    the same to the bit with or without the cache.
 
     ``drop`` (``int64``, ``(nd,)``; None: none) is what each row's hand then
     leaves out of the seat's hand now plus its later plays: the tiles it
     drew after that row (tables made with ``history=1``); -1 skips the row
     (it counts as uninformative)."""
+    # the tuples' members, bound once (not read per row: see settings.py)
+    meta, states, obs = tables
+    ckey, cval = cache
+    policy_weight, sharp_weight, hard_prior = cfg.policy_weight, cfg.sharp_weight, cfg.hard_prior
+    hw = cfg.hard_weights
+    buf, feats, vals, wi, wf, seat_logs = ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, ws.lsum
     kinds = K.track_kinds(rv)
     logw = 0.0
-    mixing = mix > 0.0
-    if lsum is None:
-        seat_logs = np.zeros(8, np.float64)
-    else:
-        seat_logs = lsum
-        if mixing:
-            for q in range(8):
-                seat_logs[q] = 0.0    # per seat: the log L at tau, then at tau_sharp
+    mixing = hard_prior > 0.0
+    if mixing:
+        for q in range(8):
+            seat_logs[q] = 0.0    # per seat: the log L at policy_weight, then at sharp_weight
     cmask = ckey.shape[0] - 1     # the table's size is a power of two
     for d in range(nd):
         s = meta[d, T_SEAT]
@@ -275,8 +308,8 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
                 f = cval[q, 0]
                 f2 = cval[q, 1]
         if not hit:
-            f, f2 = _row_factor(d, h, s, meta, states, obs, rv, tau, tau_sharp, mixing, hw, buf,
-                                feats, vals, wi, wf, kinds)
+            f, f2 = _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight,
+                                mixing, hw, buf, feats, vals, wi, wf, kinds)
             if slot >= 0:
                 ckey[slot] = key
                 cval[slot, 0] = f
@@ -293,18 +326,26 @@ def tabled_likelihood(wst, nd, meta, states, obs, rv, tau, hw, buf, feats, vals,
             a = seat_logs[4 + s]     # sharp (finite: a row of -inf returned above)
             b = seat_logs[s]         # broad
             m = max(a, b)
-            logw += m + np.log(mix * np.exp(a - m) + (1.0 - mix) * np.exp(b - m))
+            logw += m + np.log(hard_prior * np.exp(a - m) + (1.0 - hard_prior) * np.exp(b - m))
     return np.exp(logw)
 
 
 @njit(cache=True, inline="always")
-def _row_factor(d, h, s, meta, states, obs, rv, tau, tau_sharp, mixing, hw, buf, feats, vals,
-                wi, wf, kinds):
-    """The log factors of row ``d`` of the play tables with the seat ``s``'s
-    hand then ``h``, at ``tau`` and (when ``mixing``, else 0.0) at
-    ``tau_sharp``: -inf where the hand could not have made the play (or
-    could have played where it passed), 0.0 for a forced move, else the
-    log of the softmax probability of the move played."""
+def _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight, mixing, hw, buf,
+                feats, vals, wi, wf, kinds):
+    """The log factors of row ``d`` of the play tables ``meta, states,
+    obs`` with the seat ``s``'s hand then ``h``, at ``policy_weight`` and
+    (when ``mixing``, else 0.0) at ``sharp_weight``: -inf where the hand
+    could not have made the play (or could have played where it passed),
+    0.0 for a forced move, else the log of the softmax probability of the
+    move played (``hw``: the ``hard`` weights; ``buf``, ``feats``,
+    ``vals``, ``wi``, ``wf``: the work arrays of ``hard``'s evaluation).
+
+    It takes the arrays one by one, 17 parameters, where the search's other
+    kernels take tuples: it runs per row of every world whose hand the row
+    cache lacks, and reading the ``Scratch`` and settings tuples' members
+    here made Kozel's decisions at its defaults (the play model on) about
+    10% slower in CPU time (benchmarks/bench_insane.py)."""
     st = states[d]
     st[L.S_HAND + s] = h
     n = K.legal_moves(st, rv, buf)
@@ -343,11 +384,11 @@ def _row_factor(d, h, s, meta, states, obs, rv, tau, tau_sharp, mixing, hw, buf,
         z2 = 0.0
         for c in range(n):
             if vals[c] > -np.inf:
-                z += np.exp((vals[c] - vmax) / tau)
+                z += np.exp((vals[c] - vmax) / policy_weight)
                 if mixing:
-                    z2 += np.exp((vals[c] - vmax) / tau_sharp)
+                    z2 += np.exp((vals[c] - vmax) / sharp_weight)
         f2 = 0.0
         if mixing:
-            f2 = (vals[j] - vmax) / tau_sharp - np.log(z2)
-        return (vals[j] - vmax) / tau - np.log(z), f2
+            f2 = (vals[j] - vmax) / sharp_weight - np.log(z2)
+        return (vals[j] - vmax) / policy_weight - np.log(z), f2
     return 0.0, 0.0

@@ -1,17 +1,15 @@
 """Rollout policies: how every seat plays a world out to the end of the hand.
 
-A policy is a kernel ``playout_<name>(st, rv, rs, ev, buf, aux, w)`` that
+A policy is a kernel ``playout_<name>(st, rv, rs, ev, buf, aux, hard_weights)`` that
 plays the engine state ``st`` (``int64``, ``(S_SIZE,)``, changed in place)
 to the end of the hand under the rules vector ``rv``, drawing its random
 numbers from ``rs`` (``uint64``, shape ``(1,)``), with the work arrays of the
 search's :data:`~dominoai.bots.pimc.settings.Scratch` (``ev`` an event log,
 ``buf`` a move buffer, ``aux`` an ``int64`` state / observation scratch) and
-the ``hard`` weights ``w`` (``SearchSettings.weights``; a policy may ignore
+the ``hard`` weights ``hard_weights`` (``SearchSettings.hard_weights``; a policy may ignore
 them); ``random`` also takes the fused loop's ``path``
 (``fast.playout_path(rv)``, decided once per search). The value is read
-from the state's points afterwards. (The arrays are
-passed one by one, not as the ``Scratch`` tuple: numba counts a reference per
-member on each call, and this runs once per move per world.)
+from the state's points afterwards.
 
 The policies are registered in one place, :data:`POLICIES` and
 :func:`rollout`. To add one (docs/insane.md walks through it):
@@ -69,8 +67,9 @@ def medium_move(st, rv, buf, n, scratch):
     ``scratch`` is an ``int64`` state of ``(S_SIZE,)``. Returns the move code.
     The same choice as :func:`dominoai.bots.simple.medium_pick`, kept here
     in the rollout's own loop on purpose: calling the shared kernel per
-    decision made the medium rollouts 10-15% slower (tests/test_golden.py
-    pins both to the same moves)."""
+    decision made the medium rollouts 10-15% slower (tests/test_golden.py,
+    ``test_medium_rollout_moves_are_medium_pick``, holds both to the same
+    moves)."""
     best = -1
     bkey = -1
     scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
@@ -96,7 +95,7 @@ def medium_move(st, rv, buf, n, scratch):
 
 
 @njit(cache=True, inline="always")
-def playout_random(st, rv, rs, ev, buf, aux, w, path):
+def playout_random(st, rv, rs, ev, buf, aux, hard_weights, path):
     """Uniformly random legal moves for every seat (the fused playout,
     :func:`dominoai.engine.fast.playout_on`): ``path`` is
     ``fast.playout_path(rv)``, decided once per search, not per rollout."""
@@ -104,7 +103,7 @@ def playout_random(st, rv, rs, ev, buf, aux, w, path):
 
 
 @njit(cache=True)
-def playout_medium(st, rv, rs, ev, buf, aux, w):
+def playout_medium(st, rv, rs, ev, buf, aux, hard_weights):
     """Every seat plays ``medium`` (:func:`medium_move`; no randomness).
     Returns the moves made."""
     moves = 0
@@ -116,41 +115,43 @@ def playout_medium(st, rv, rs, ev, buf, aux, w):
 
 
 @njit(cache=True)
-def playout_hard(st, rv, rs, ev, buf, aux, w, plies, path):
-    """Every seat plays ``hard`` with the weights ``w`` (no randomness; much
-    slower than ``random``) for the first ``plies`` moves of the rollout
+def playout_hard(st, rv, rs, ev, buf, aux, hard_weights, hard_plies, path):
+    """Every seat plays ``hard`` with the weights ``hard_weights`` (no
+    randomness; much slower than ``random``) for the first ``hard_plies``
+    moves of the rollout
     (0: to the end of the hand), then uniformly random legal moves from
     ``rs`` (:func:`playout_random`, ``path`` its fused loop). Returns the
     moves ``hard`` made."""
     moves = 0
     feats, vals, wi, wf = hard_scratch()   # once per rollout rather than per decision
     while st[L.S_CUR] >= 0:
-        if plies > 0 and moves >= plies:
+        if hard_plies > 0 and moves >= hard_plies:
             F.playout_on(st, rv, rs, ev, path)
             break
         n = K.legal_moves(st, rv, buf)
         i = 0
         if n > 1:
             observe_into(st, rv, st[L.S_CUR], aux)
-            i = hard_eval_into(st, rv, aux, buf, n, w, feats, vals, wi, wf)
+            i = hard_eval_into(st, rv, aux, buf, n, hard_weights, feats, vals, wi, wf)
         K.apply_move(st, rv, ev, buf[i])
         moves += 1
     return moves
 
 
 @njit(cache=True, inline="always")
-def rollout(st, rv, rs, ev, buf, aux, policy, plies, w, path):
-    """Play ``st`` to the end of the hand with the policy ``policy`` (an index
-    into :data:`POLICIES`, ``SearchSettings.policy``); a hand already over is
-    left as it is. ``plies``: ``SearchSettings.hard_plies``, with ``hard``
+def rollout(st, rv, rs, ev, buf, aux, rollout_policy, hard_plies, hard_weights, path):
+    """Play ``st`` to the end of the hand with the policy ``rollout_policy``
+    (an index into :data:`POLICIES`, ``SearchSettings.rollout_policy``); a
+    hand already over is left as it is. ``hard_plies``:
+    ``SearchSettings.hard_plies``, with ``hard``
     the moves it plays before the rest is random (0: all). ``path``:
     ``fast.playout_path(rv)`` (the random policy's fused loop), computed once
     by the caller."""
     if st[L.S_CUR] < 0:
         return
-    if policy == 1:
-        playout_medium(st, rv, rs, ev, buf, aux, w)
-    elif policy == 2:
-        playout_hard(st, rv, rs, ev, buf, aux, w, plies, path)
+    if rollout_policy == 1:
+        playout_medium(st, rv, rs, ev, buf, aux, hard_weights)
+    elif rollout_policy == 2:
+        playout_hard(st, rv, rs, ev, buf, aux, hard_weights, hard_plies, path)
     else:
-        playout_random(st, rv, rs, ev, buf, aux, w, path)
+        playout_random(st, rv, rs, ev, buf, aux, hard_weights, path)

@@ -59,11 +59,11 @@ def _first_after(gt, G, t):
 
 
 @njit(cache=True)
-def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile, ptime,
-                 inference):
+def tile_classes(a, evidence):
     """Allowed holders of every unseen tile, tile classes for the N_j cache,
-    and the allowed intervals of the played tiles, from the evidence of
-    :func:`~.evidence.read_evidence` (its arrays, ``H`` holders).
+    and the allowed intervals of the played tiles, from the observation's
+    compact form ``a`` and the ``evidence`` of
+    :func:`~.evidence.read_evidence` (the tuple it returns).
 
     A tile may go to holder ``h`` when ``h`` has a slot group after the last
     void event of ``h`` that forbids it (docs/worlds.md, "Sampling"); the boneyard
@@ -79,6 +79,8 @@ def tile_classes(a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile,
         ``ra`` the first slot group after each replacement (``(H, MAXR)``);
         and each played tile's allowed slot groups ``pa <= g < pb`` with
         replacement bits ``pvb`` (``(H, MAXP)``)."""
+    hseat, G, gtime, _, nv, vtime, vmask, nr, rtime, rmask, npl, ptile, ptime, _ = evidence
+    H = hseat.shape[0]
     U = a[O_UNSEEN]
     T = K.popcount(U)
     tiles = np.zeros(T, np.int64)
@@ -341,11 +343,14 @@ def _raised_low(lo, vb, S, nrh, ra, h):
 
 
 @njit(cache=True)
-def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa, pb, pvb):
+def holder_count(h, hist, p):
     """``N_j`` (``float64``) of holder ``h`` whose hidden hand has ``hist[k]``
-    tiles of class ``k`` (``int64``, ``(ncls[h],)``), the other arguments being
-    the :class:`Parts` fields of those names: inclusion-exclusion over its
-    replacements' preconditions, each term a :func:`count_assignments`."""
+    tiles of class ``k`` (``int64``, ``(ncls[h],)``), from the
+    :class:`Parts` ``p`` (its slot groups, classes, replacements and played
+    tiles): inclusion-exclusion over its replacements' preconditions, each
+    term a :func:`count_assignments`."""
+    G, gsize, ncls, cls_a, cls_vb, ra, nr = p.G, p.gsize, p.ncls, p.cls_a, p.cls_vb, p.ra, p.nr
+    npl, pa, pb, pvb = p.npl, p.pa, p.pb, p.pvb
     nk = ncls[h] + npl[h]
     glo = np.zeros(nk, np.int64)
     ghi = np.zeros(nk, np.int64)
@@ -382,9 +387,8 @@ def holder_count(h, hist, G, gtime, gsize, ncls, cls_a, cls_vb, ra, nr, npl, pa,
 #: (``nr``, ``ra`` first slot group after each), tiles played from unknown
 #: slots (``npl``, allowed groups ``pa <= g < pb``, ``pvb``; the tiles
 #: themselves ``ptile``, read by :mod:`.slots`), and the cache (``hkey``,
-#: ``hval``). Pass it whole
-#: to kernels called once per search, never to a kernel called per world:
-#: numba counts a reference per member on each call.
+#: ``hval``). A kernel that takes it binds the members it uses once, at its
+#: top (see :mod:`dominoai.bots.pimc.settings`).
 Parts = namedtuple("Parts", [
     "tiles", "allow", "caps", "hseat", "dp", "rad", "wneed",
     "G", "gtime", "gsize", "ncls", "cls", "cls_a", "cls_vb", "crad",
@@ -404,14 +408,13 @@ def build_parts(a: np.ndarray, ev: np.ndarray, rv: np.ndarray, inference: bool) 
     :raises ValueError: the log ends in another seat's draw whose fitting
         tile is still to be played (read worlds at the observer's decisions).
     """
-    (hseat, G, gtime, gsize, nv, vtime, vmask, nr, rtime, rmask, npl, ptile, ptime,
-     status) = read_evidence(a, ev, rv, inference)
+    evidence = read_evidence(a, ev, rv, inference)
+    hseat, G, gtime, gsize, _, _, _, nr, _, _, npl, ptile, _, status = evidence
     if status == 1:
         raise ValueError("the event log ends in another seat's draw whose tile is still to be "
                          "played; sample worlds at the observing seat's decisions")
     H = len(hseat)
-    tiles, allow, cls, ncls, cls_a, cls_vb, cls_n, ra, pa, pb, pvb = tile_classes(
-        a, H, G, gtime, nv, vtime, vmask, nr, rtime, rmask, npl, ptile, ptime, inference)
+    tiles, allow, cls, ncls, cls_a, cls_vb, cls_n, ra, pa, pb, pvb = tile_classes(a, evidence)
     if not inference:
         allow[:] = (1 << (H + 1)) - 1
     caps = np.zeros(H + 1, np.int64)

@@ -52,8 +52,7 @@ def _hand_weight_miss(h, hand, code, slot, p):
     while m:
         hist[p.cls[h, K.lowest_tile(m)]] += 1
         m &= m - 1
-    v = holder_count(h, hist, p.G, p.gtime, p.gsize, p.ncls, p.cls_a, p.cls_vb, p.ra, p.nr,
-                     p.npl, p.pa, p.pb, p.pvb)
+    v = holder_count(h, hist, p)
     if slot >= 0:
         p.hkey[h, slot] = code
         p.hval[h, slot] = v
@@ -151,8 +150,8 @@ def drawn_world_weight(p, wst, hseat, wneed, cls, crad, hkey, hval, miss):
     """Weight (``float64``, the product of the ``N_j`` that need counting) of
     the world just drawn into ``wst``; 0.0 as soon as one holder has no way.
     ``p`` is the :class:`~.counting.Parts` (read on a cache miss only) and
-    ``hseat`` .. ``hval`` its fields of those names, passed unpacked (inlined,
-    so no reference counts per world); ``miss``: ``int64`` scratch of 2."""
+    ``hseat`` .. ``hval`` its fields of those names, bound once by the
+    caller; ``miss``: ``int64`` scratch of 2."""
     w = 1.0
     for h in range(hseat.shape[0]):
         if wneed[h]:
@@ -172,10 +171,7 @@ def sample_many(p, base, rs, n, max_props, out, wout):
     ``(n, S_SIZE)``) / ``wout[i]`` (``float64``, ``(n,)``) after at most
     ``max_props`` proposals, drawn with the generator ``rs`` (``uint64``,
     ``(1,)``) around the observer's state ``base``; returns ``(worlds,
-    proposals)``.
-
-    (The parts' arrays are bound once here: handing the whole tuple to a
-    function per world costs a reference count per member.)"""
+    proposals)``."""
     tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
     wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
     bone = np.zeros(32, np.int64)
@@ -208,8 +204,7 @@ def world_weight_of(p, h, wst):
         if c < 0:
             return 0.0
         hist[c] += 1
-    return holder_count(h, hist, p.G, p.gtime, p.gsize, p.ncls, p.cls_a, p.cls_vb, p.ra, p.nr,
-                        p.npl, p.pa, p.pb, p.pvb)
+    return holder_count(h, hist, p)
 
 
 @njit(cache=True)
@@ -245,7 +240,7 @@ class Belief:
 
     :param obs: an :class:`~dominoai.observation.Observation`.
     :param inference: False: every unseen tile may be with any other seat or in
-        the boneyard, only the sizes count (the ablation of the insane issue).
+        the boneyard, only the sizes count (an ablation of inference).
     :raises ValueError: the log ends in another seat's draw whose tile is
         still to be played, or no world fits the history.
 

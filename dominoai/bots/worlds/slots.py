@@ -136,6 +136,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
     take = np.zeros(max(ng, 1), np.int64)
     cap = np.zeros(max(ng, 1), np.int64)
     keep = np.zeros(max(ng, 1), np.int64)
+    groups = (act, rad, mm, take, cap, keep)
     for g in range(Gh):
         c = gsize[h, g]
         na = _active_into(g, ng, lo, hi, act)
@@ -157,7 +158,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
                 continue
             for j in range(na):
                 cap[j] = min(c, (code // rad[act[j]]) % (mm[act[j]] + 1))
-            _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, v, True, 0.0)
+            _each_take(code, g, c, na, groups, F, v, True, 0.0)
     n_ways = F[Gh, 0]
     if n_ways <= 0.0:
         return 0.0
@@ -174,7 +175,7 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
             k = act[j]
             cap[j] = min(c, mm[k] - (code // rad[k]) % (mm[k] + 1))
         u = _rand01(rs) * F[g + 1, code]
-        _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, 0.0, False, u)
+        _each_take(code, g, c, na, groups, F, 0.0, False, u)
         for j in range(na):
             tk[g, act[j]] = take[j]
             code += take[j] * rad[act[j]]
@@ -195,9 +196,10 @@ def sample_slots_into(h, hand, G, gsize, cls, cls_a, npl, pa, pb, ptile, rs, acq
 
 
 @njit(cache=True)
-def _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, v, forward, u):
+def _each_take(code, g, c, na, groups, F, v, forward, u):
     """Enumerate the take vectors ``take[:na]`` (``0 <= take[j] <= cap[j]``,
-    summing to ``c``) of slot group ``g``.
+    summing to ``c``) of slot group ``g``; ``groups`` is the tuple ``(act,
+    rad, mm, take, cap, keep)`` of :func:`sample_slots_into`'s tile groups.
 
     - ``forward``: add ``v * weight`` to ``F[g + 1, next]`` for each (``code``
       the state before the group).
@@ -205,6 +207,7 @@ def _each_take(code, g, c, na, act, rad, mm, take, cap, keep, F, v, forward, u):
       predecessor ``prev`` at which the running total of ``F[g, prev] *
       weight`` first exceeds ``u`` (the last one of positive weight if
       rounding runs past the end; ``keep`` is scratch)."""
+    act, rad, mm, take, cap, keep = groups
     for j in range(na):
         take[j] = 0
     total = 0.0
