@@ -1,8 +1,8 @@
-"""The ``hard`` bot (seed 002's "Сложный"): a weighted evaluation of each move.
+"""The ``hard`` bot ("Сложный" of "How to play Domino" (Russian)): a weighted evaluation of each move.
 
 Every legal move is laid on a copy of the engine state (``kernels.lay``) and
 scored as ``sum(weight * feature)``; the best wins (ties: the heavier tile,
-then the first listed). The features follow seed 002's strategy tips, one
+then the first listed). The features follow the strategy tips of "How to play Domino" (Russian), one
 named weight each (the bot's parameters, e.g. ``hard:void=0,reply=1.5``).
 The unit is one pip; a feature that counts something else says how it
 converts.
@@ -33,7 +33,7 @@ weight      feature of a move (after it is made)
             holding its hand size of the unseen tiles it is not known to lack
             (hypergeometric); tripled when the partner holds 1 or 2 tiles
             (let it go out). A number the partner passed on, left on the
-            ends, closes the line to it (seed 002: do not close the numbers
+            ends, closes the line to it ("How to play Domino" (Russian): do not close the numbers
             the partner lacks).
 ``points``  presets that score the ends: points made now (strikes count 5).
 ``reply``   presets that score the ends: minus the expected best points the

@@ -47,7 +47,7 @@ _HIGH = TILE_HIGH.copy()
 def rollout_policy_id(name: str, rv: np.ndarray) -> int:
     """The rollout policy's kernel id (its index in :data:`POLICIES`) for the
     rules vector ``rv``: ``auto`` is ``hard`` where the rules allow
-    replacements (Dominoball, seed 003) and ``random`` elsewhere. Random
+    replacements (docs/rules.md, `dominoball`) and ``random`` elsewhere. Random
     rollouts misjudge a replacement: an extra tile pays off only for a player
     who looks for scoring ends, which a random player does not, so in
     Dominoball they made insane lose to ``hard`` (-1.6 strikes per hand; with

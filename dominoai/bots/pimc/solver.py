@@ -128,7 +128,7 @@ def solve_into(stack, bufs, meta, rv, ev, seat, p0, nodes):
 def plain_line(rv):
     """True when the rules vector ``rv`` plays a plain line: nothing is
     drawn, the ends never score, no spinner, no replacements (Block, Kozel,
-    Express without drawing, the OpenSpiel presets: RULES.md). There a
+    Express without drawing, the OpenSpiel presets: docs/rules.md). There a
     position is the hands, the two open pips and the seat to move, which is
     all :func:`solve_line_into` keeps."""
     return (rv[L.R_DRAWING] == 0 and rv[L.R_END_SCORING] == L.ENDS_NONE

@@ -3,7 +3,7 @@
 The value is the points the searching seat's side made in the rest of the
 hand minus the points the other sides made (ends scored during play
 included; the partner is on the seat's side). Where recorded points are bad
-(Kozel, ``target_mode = reach_loses``, RULES.md) the sign is turned, so that
+(Kozel, ``target_mode = reach_loses``; docs/rules.md, `kozel`) the sign is turned, so that
 higher is always better for the seat.
 """
 

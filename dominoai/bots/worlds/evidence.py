@@ -9,8 +9,8 @@ says every tile ``j`` held then, and every non-final tile it drew then, shows
 no pip of ``V`` (docs/worlds.md, "Slots"). On the first hand of a
 ``highest_double`` preset the lead adds one more void event at the deal:
 nobody was dealt a double above the lead (or, when the lead is not a double,
-any double or heavier tile: the lead rule of the preset, RULES.md). A Dominoball replacement
-is legal only when the seat could play (RULES.md, `dominoball`), so it records
+any double or heavier tile: the lead rule of the preset, docs/rules.md). A Dominoball replacement
+is legal only when the seat could play (docs/rules.md, `dominoball`), so it records
 the open ends of that moment too.
 
 Everything here is read from the observation's public event log
