@@ -16,15 +16,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Words about the organisation of the work, not about the product: a work
 # session ("stop" and its number), a tracker entry ("issue" and its number),
-# a review round (the "fresh-user" check). This file names them, so the scan
-# skips it alone.
+# a review round by a newcomer. This file spells them (its samples write the
+# space as "#" and the hyphen as "%", so that no line of it reads as one);
+# the scan skips it alone.
 SELF = Path(__file__).resolve()
 FORBIDDEN = [
     re.compile(r"\bstops? \d+(?![.\d])", re.I),
     re.compile(r"\bstop-\d+\b", re.I),
     re.compile(r"\bissues? \d+\b", re.I),
     re.compile(r"\bissue-\d+\b", re.I),
-    re.compile(r"fresh-user", re.I),
+    re.compile(r"fresh[-]user", re.I),
 ]
 
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".yml", ".yaml", ".txt", ".cfg", ".ini", ".ipynb",
@@ -54,12 +55,15 @@ def forbidden_hits(text: str) -> list[str]:
 def test_the_scan_catches_each_kind_of_phrase():
     """The patterns are not vacuous: each kind is caught, in any case, and
     ordinary words that merely look alike are not."""
-    caught = ("since stop 22,", "Stop 19 measured", "issue 14", "Issues 11 and",
-              "the issue-10 layout", "the fresh-user check", "stops 19 and 20", "the stop-19 rows")
-    for text in caught:
+    # "#" stands for a space, "%" for a hyphen
+    caught = ("since stop#22,", "Stop#19 measured", "issue#14", "Issues#11 and",
+              "the issue%10 layout", "the fresh%user check", "stops#19 and 20", "the stop%19 rows")
+    for sample in caught:
+        text = sample.replace("#", " ").replace("%", "-")
         assert forbidden_hits(text), text
-    for text in ("rows stop at the edge", "a non-stop run", "tissue 4", "issues a warning",
-                 "the stop button", "seed 14", "rows that stop 1.5 units short"):
+    for sample in ("rows stop at the edge", "a non-stop run", "tissue 4", "issues a warning",
+                   "the stop button", "seed 14", "rows that stop#1.5 units short"):
+        text = sample.replace("#", " ")
         assert not forbidden_hits(text), text
 
 
