@@ -34,7 +34,7 @@ __all__ = [
     "Tile", "TileSet", "Rules", "get_rules", "preset_names", "PRESETS",
     "END_NAMES", "Event", "Hand", "HandResult", "IllegalMoveError", "Match", "MatchResult", "Move",
     "Observation", "observe", "make_bot", "register_bot", "register_plugin", "run_tournament", "TournamentSpec",
-    "load_results", "tune", "StudySpec", "InputError",
+    "load_results", "StudySpec", "InputError",
 ]
 
 

@@ -29,8 +29,8 @@ dominoai`` runs none of this: it imports no numba, installs no import hook
 and changes no numba setting.
 
 :func:`cache_dir` is the package's own folder in the user cache
-(``<user cache dir>/dominoai/numba-<hash>``, or
-``$NUMBA_CACHE_DIR/dominoai/numba-<hash>`` when that is set): it holds the
+(``<user cache dir>/dominoai/numba-<hash>-<place>``, or
+``$NUMBA_CACHE_DIR/dominoai/numba-<hash>-<place>`` when that is set): it holds the
 warm-up markers of :mod:`dominoai._compile`, not kernels.
 """
 
@@ -63,7 +63,7 @@ def source_hash(root: Path | str | None = None) -> str:
 
 
 def cache_base() -> Path:
-    """The package's own folder in the user cache (one ``numba-<hash>``
+    """The package's own folder in the user cache (one ``numba-<hash>-<place>``
     folder of warm-up markers per code version)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
@@ -75,8 +75,13 @@ def cache_base() -> Path:
 
 
 def cache_dir() -> Path:
-    """This version's folder of warm-up markers (it may not exist yet)."""
-    return cache_base() / f"numba-{source_hash()}"
+    """This version's folder of warm-up markers (it may not exist yet):
+    ``numba-<source hash>-<place>``, ``<place>`` a hash of the package's
+    folder. numba keeps the kernels by the place of their sources (beside
+    them, or under a name made of their path), so a second checkout of the
+    same code compiles afresh: its markers must not say it is warm."""
+    place = hashlib.sha1(str(_ROOT).encode()).hexdigest()[:8]
+    return cache_base() / f"numba-{source_hash()}-{place}"
 
 
 def _numba_subpath(folder: Path) -> str:

@@ -219,8 +219,8 @@ def _add_tournament(sub) -> None:
     t.add_argument("--players", type=_int_at_least(2), metavar="N",
                    help="number of players (default: the preset's)")
     t.add_argument("--bots", default="easy,medium,hard", metavar="SPECS",
-                   help="comma-separated bot specs; parameters after ':' joined by '+' or "
-                        "given as 'insane:worlds=400' (default easy,medium,hard)")
+                   help="comma-separated bot specs, a bot's parameters after ':' joined by ',' or '+' "
+                        "(easy,insane:worlds=400,exact=0; default easy,medium,hard)")
     mode = t.add_mutually_exclusive_group()
     mode.add_argument("--hands", type=_int_at_least(1), metavar="N",
                       help="deals per pairing, each played as one hand in every seat rotation (default 200)")

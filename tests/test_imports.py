@@ -309,3 +309,29 @@ def test_function_local_imports_are_lazy_ones():
     local = sorted({m for m, (path, is_pkg) in mods.items()
                     if any(is_local for _, is_local, _ in _imports(m, path, is_pkg, mods))})
     assert set(local) <= set(LAZY_IMPORTERS), sorted(set(local) - set(LAZY_IMPORTERS))
+
+
+@pytest.mark.e2e
+def test_a_second_checkout_of_the_same_code_is_not_warm(tmp_path):
+    """The warm-up markers are kept per place of the package, as numba keeps
+    the kernels: two copies of the same sources share the code's hash but
+    not the markers' folder, so the second copy's first run says that it
+    compiles; the same copy finds its own folder again."""
+    import shutil
+    src = Path(dominoai.__file__).parent
+    for name in ("a", "b"):
+        shutil.copytree(src, tmp_path / name / "dominoai", ignore=shutil.ignore_patterns("__pycache__"))
+    code = ("from dominoai import _numba_cache as c\n"
+            "print(c.source_hash(), c.cache_dir().name)")
+
+    def run(name):
+        env = {**os.environ, "PYTHONPATH": str(tmp_path / name)}
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                           env=env, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.split()
+
+    (ha, da), (hb, db), again = run("a"), run("b"), run("a")
+    assert ha == hb                       # the same code
+    assert da != db and da.startswith(f"numba-{ha}-") and db.startswith(f"numba-{hb}-")
+    assert again == [ha, da]

@@ -397,6 +397,9 @@ def test_study_spec_is_checked_once_and_frozen(tmp_path):
     assert spec.opponents == ("easy",) and spec.chunk == 2 and list(spec.dims) == ["worlds"]
     assert spec.ident["hands"] == 10 and spec.ident["opponents"] == ["easy"]
     assert StudySpec(opponents="easy, hard:seed=3").opponents == ("easy", "hard:seed=3")
+    # the validation's deals default to ten times the trial's, at most 4,000, as on the command line
+    assert spec.validate_hands == 100 and StudySpec(**PLANT, hands=1000).validate_hands == 4000
+    assert StudySpec(**PLANT, hands=10, validate_hands=0).validate_hands == 0
     with pytest.raises(dataclasses.FrozenInstanceError):
         spec.trials = 3
     with pytest.raises(TypeError, match="give no other argument"):

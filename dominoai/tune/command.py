@@ -36,8 +36,7 @@ def cmd_tune(args) -> int:
         res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
                    chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
                    space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
-                   validate_hands=(min(4000, 10 * args.hands) if args.validate_hands is None
-                                   else args.validate_hands), players=args.players, out=args.out,
+                   validate_hands=args.validate_hands, players=args.players, out=args.out,
                    progress=args.progress)
     except KeyboardInterrupt:
         sys.stdout.flush()

@@ -40,7 +40,7 @@ import numpy as np
 from .._files import nearest_existing
 from ..bots.base import bot_params, make_bot
 from ..bots.spec import split_bot_specs
-from ..errors import InputError, check_int, check_jobs, check_number
+from ..errors import InputError, check_int, check_jobs, check_number, is_int
 from ..rules import Rules, get_rules
 from ..tournament.run import local_jobs
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
@@ -295,7 +295,8 @@ class StudySpec:
         An existing file resumes; one made for another setting is refused.
     :param max_ms: median ms per decision above which a setting is infeasible.
     :param top: the best feasible trials replayed against the defaults.
-    :param validate_hands: fresh deals of the validation (0: skip it).
+    :param validate_hands: fresh deals of the validation (0: skip it; None,
+        the default: ten times ``hands``, at most 4,000).
     :param out: the trials table (``.csv`` or ``.parquet``); default: beside
         the study (``<stem>.trials.csv``), none without a study file.
     :param progress: a progress bar on stderr.
@@ -321,7 +322,7 @@ class StudySpec:
     fix: "str | Sequence[str] | dict" = ""
     max_ms: float | None = None
     top: int = 3
-    validate_hands: int = 4000
+    validate_hands: int | None = None
     players: int | None = None
     out: "str | Path | None" = None
     progress: bool = True
@@ -332,6 +333,8 @@ class StudySpec:
 
     def __post_init__(self):
         put = partial(object.__setattr__, self)
+        if self.validate_hands is None and is_int(self.hands):
+            put("validate_hands", min(4000, 10 * self.hands))
         for name, lo in (("trials", 1), ("hands", 2), ("top", 1), ("validate_hands", 0)):
             check_int(name, getattr(self, name), lo)
         check_jobs(self.jobs)
@@ -373,7 +376,7 @@ class StudySpec:
 def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
          opponents: "str | Sequence[str]" = ("hard",), trials: int = 60, hands: int = 400,
          chunk: int | None = None, jobs: int = 1, seed: int = 0, study=None, space="", fix="",
-         max_ms: float | None = None, top: int = 3, validate_hands: int = 4000,
+         max_ms: float | None = None, top: int = 3, validate_hands: int | None = None,
          players: int | None = None, out=None, progress: bool = True) -> TuneResult:
     """Tune ``bot``'s parameters for points per hand against ``opponents``:
     ``tune(StudySpec(...))``, or the same settings as arguments (see
