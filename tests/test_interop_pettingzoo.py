@@ -47,25 +47,8 @@ def _random_masked_hand(e, seed):
 def test_rewards_are_the_hands_points_replayed_in_the_engine():
     """Replay the environment's moves in a Match with the same deal: each
     agent's reward is its side's points minus the other side's."""
-    e = env("openspiel_block")
     for seed in range(20):
-        e.reset(seed=seed)
-        st = e.state_
-        deal = [list(st.dealt[:7]), list(st.dealt[7:14])]
-        h = Match("openspiel_block").new_hand(deal=deal)
-        rng = np.random.default_rng(seed)
-        rewards = {a: 0.0 for a in e.possible_agents}
-        for agent in e.agent_iter():
-            obs, r, term, trunc, _ = e.last()
-            rewards[agent] += r
-            if term or trunc:
-                e.step(None)
-                continue
-            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-            assert Move.from_code(a) in h.legal_moves()
-            h.play(Move.from_code(a))
-            e.step(a)
-        p = h.result.points
+        rewards, p, _ = _replayed_rewards("openspiel_block", None, seed)
         assert rewards == {"player_0": p[0] - p[1], "player_1": p[1] - p[0]}
 
 
