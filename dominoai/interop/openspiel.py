@@ -18,7 +18,10 @@ works. One OpenSpiel episode is **one hand** (the first hand of a match):
 - returns are points per hand: a seat gets its side's points minus the other
   sides' points (in Kozel, where a recorded point is bad, the negation);
 - observation and information-state tensors (``float32``) and strings, from
-  the engine's observation kernel (:func:`dominoai.engine.observe.observe_into`).
+  the engine's observation kernel (:func:`dominoai.engine.observe.observe_into`);
+  the observation tensor is the core encoding
+  (:mod:`dominoai.engine.encode`, shared with :mod:`dominoai.learn` and the
+  PettingZoo environment), the information-state tensor appends the event log.
 
 ``DominoState.resample_from_infostate(player, sampler)`` draws a world the
 player may believe from :class:`dominoai.bots.worlds.Belief` (importance
@@ -39,7 +42,8 @@ from dominoai.bots.base import BaseBot, Param, register_bot
 from dominoai.bots.worlds import Belief
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
-from dominoai.engine.observe import (O_SIZE, O_HAND, O_LINE, O_UNSEEN, O_VOID, observe_into)
+from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, encode_into
+from dominoai.engine.observe import O_HAND, O_SIZE, observe_into
 from dominoai.moves import Move, events_from_rows
 from dominoai.observation import Observation
 from dominoai.rules import PRESETS, get_rules
@@ -48,11 +52,7 @@ from dominoai.tiles import N_TILES, Tile
 __all__ = ["register", "game_name", "load_game", "DominoGame", "DominoState",
            "state_from_observation", "IsmctsBot", "MctsBot", "N_ACTIONS"]
 
-N_ACTIONS = L.MAX_MOVES  # 112 tile*4+end codes and the replacement
 _PREFIX = "python_dominoai_"
-_MASKS = (O_HAND, O_LINE, O_UNSEEN)
-_RAW = [i for i in range(O_SIZE) if i not in _MASKS and not O_VOID <= i < O_VOID + 4]
-OBS_SIZE = 3 * N_TILES + 4 * 7 + len(_RAW)
 _EV_FEATS = 10  # kind one-hot (4), seat one-hot (4), tile id or count, end or pip mask
 INFO_SIZE = OBS_SIZE + L.MAX_EVENTS * _EV_FEATS
 _UTIL = 1000.0  # a generous bound of |points| in one hand, every preset
@@ -61,21 +61,6 @@ _UTIL = 1000.0  # a generous bound of |points| in one hand, every preset
 def game_name(preset: str) -> str:
     """The OpenSpiel short name of a preset: ``python_dominoai_<preset>``."""
     return _PREFIX + preset
-
-
-def _bits(mask: int, n: int) -> np.ndarray:
-    return ((int(mask) >> np.arange(n)) & 1).astype(np.float32)
-
-
-def observation_vector(a: np.ndarray) -> np.ndarray:
-    """The observation tensor from an observation array (``int64``,
-    ``(O_SIZE,)``): the hand, line and unseen masks as 28 bits each, the
-    four void masks as 7 bits each, then the other fields as numbers;
-    ``float32``, shape ``(OBS_SIZE,)``."""
-    parts = [_bits(a[i], N_TILES) for i in _MASKS]
-    parts += [_bits(a[O_VOID + i], 7) for i in range(4)]
-    parts.append(a[_RAW].astype(np.float32))
-    return np.concatenate(parts)
 
 
 def _game_type(preset: str) -> pyspiel.GameType:
@@ -159,7 +144,7 @@ class _Observer:
 
     def set_from(self, state, player):
         self.tensor.fill(0)
-        self.tensor[:OBS_SIZE] = observation_vector(state.observation_array(player))
+        encode_into(state.observation_array(player), self.tensor[:OBS_SIZE])
         if self.perfect:
             ev = self.dict["events"]
             for i, (kind, seat, x, y) in enumerate(state.event_rows().tolist()):
