@@ -2,21 +2,23 @@
 
 ``env(variant="block", players=2)`` plays one hand of the preset, the same
 episode as the OpenSpiel game ``python_dominoai_<variant>``
-(:mod:`dominoai.interop.openspiel`): the environment deals and draws with
-its own seeded generator (``reset(seed=...)``), agents ``player_0`` ...
-take turns as the rules say (forced draws and passes happen by
-themselves), and at the end every agent is rewarded its return in points
-(its side's points minus the other sides'; negated in Kozel, where points
-are bad).
+(:mod:`dominoai.interop.openspiel`), on the engine's kernels (no pyspiel):
+the environment deals with its own generator, keyed by the seed
+(``reset(seed=...)``) as :class:`dominoai.learn.VectorEnv` keys a game;
+agents ``player_0`` ... take turns as the rules say (forced draws and
+passes happen by themselves), and at the end every agent is rewarded its
+return in points (its side's points minus the other sides'; negated in
+Kozel, where points are bad).
 
 - action space: ``Discrete(113)``, our move codes (``tile * 4 + end``; the
   lead uses end 0; 112 is Dominoball's replacement);
 - observation: a dict of ``"observation"`` (``float32``, shape
-  ``(OBS_SIZE,)``: :func:`dominoai.interop.openspiel.observation_vector` of
-  the engine's observation of the agent's seat) and ``"action_mask"``
+  ``(OBS_SIZE,)``: the core encoding, :mod:`dominoai.engine.encode`, of the
+  engine's observation of the agent's seat) and ``"action_mask"``
   (``int8``, shape ``(113,)``, 1 for the agent's legal moves now).
 
 An illegal action raises ``ValueError`` (one line naming the legal ones).
+:meth:`DominoEnv.record` gives the hand as a ``dominoai.record/1`` dict.
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("dominoai.interop.pettingzoo needs pettingzoo and gymnasium: "
                       "pip install 'dominoai[interop]'") from e
 
-from dominoai.interop import openspiel as OS
+from dominoai.engine import kernels as K
+from dominoai.engine import layout as L
+from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, encode_into
+from dominoai.engine.observe import O_SIZE, observe_into
+from dominoai.learn.kernels import game_key
 from dominoai.rules import PRESETS, get_rules
 
 __all__ = ["env", "DominoEnv"]
@@ -60,18 +66,26 @@ class DominoEnv(AECEnv):
             raise ValueError(f"render_mode must be one of {', '.join(self.metadata['render_modes'])} "
                              f"(got {render_mode!r})")
         rules = get_rules(variant) if players is None else get_rules(variant, players=players)
-        self.game = OS.load_game(f"{variant}(players={rules.players})")
         self.rules = rules
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(rules.players)]
         obs = spaces.Dict({
-            "observation": spaces.Box(-1.0, _HIGH, (OS.OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (OS.N_ACTIONS,), np.int8),
+            "observation": spaces.Box(-1.0, _HIGH, (OBS_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
         })
         self.observation_spaces = {a: obs for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(OS.N_ACTIONS) for a in self.possible_agents}
-        self.state_ = None
-        self._rng = np.random.default_rng()
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._rv = rules.vector()
+        self._sign = -1 if rules.hand_scoring == "losers_record" else 1
+        self._st = np.zeros(L.S_SIZE, np.int64)
+        self._ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
+        self._buf = np.zeros(L.MAX_MOVES, np.int64)
+        self._a = np.zeros(O_SIZE, np.int64)
+        self._perm = np.zeros(28, np.int64)
+        self._rs = np.zeros(1, np.uint64)
+        self._rs[0] = np.random.default_rng().integers(2**63)
+        self._moves: list[int] = []
+        self._leader = -1
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -79,17 +93,15 @@ class DominoEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    def _chance(self):
-        s = self.state_
-        while s.is_chance_node():
-            outs = s.chance_outcomes()
-            s.apply_action(outs[int(self._rng.integers(len(outs)))][0])
-
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.state_ = self.game.new_initial_state()
-        self._chance()
+            self._rs[0] = game_key(np.int64(seed), np.int64(0))
+        st = self._st
+        K.new_match(st, self._rv)
+        K.deal_perm(self._rs, self._perm, 28)
+        leader = K.rng_below(self._rs, self.rules.players)
+        self._leader = int(K.start_hand(st, self._rv, self._perm, leader))
+        self._moves = []
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -99,32 +111,48 @@ class DominoEnv(AECEnv):
         self._select()
 
     def _select(self):
-        s = self.state_
-        if not s.is_terminal():
-            self.agent_selection = self.possible_agents[s.current_player()]
+        cur = int(self._st[L.S_CUR])
+        if cur >= 0:
+            self.agent_selection = self.possible_agents[cur]
+
+    def _legal(self) -> list[int]:
+        n = K.legal_moves(self._st, self._rv, self._buf)
+        return self._buf[:n].tolist()
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
-        s = self.state_
-        mask = np.zeros(OS.N_ACTIONS, np.int8)
-        if not s.is_terminal() and s.current_player() == seat:
-            mask[s.legal_actions()] = 1
-        return {"observation": OS.observation_vector(s.observation_array(seat)), "action_mask": mask}
+        st = self._st
+        mask = np.zeros(N_ACTIONS, np.int8)
+        if int(st[L.S_CUR]) == seat:
+            mask[self._legal()] = 1
+        observe_into(st, self._rv, seat, self._a)
+        vec = np.empty(OBS_SIZE, np.float32)
+        encode_into(self._a, vec)
+        return {"observation": vec, "action_mask": mask}
+
+    def returns(self) -> list[float]:
+        """Each seat's return of the finished hand: its side's points minus
+        the other sides' (Kozel: negated); zeros while the hand is on."""
+        st, r = self._st, self.rules
+        if int(st[L.S_CUR]) >= 0:
+            return [0.0] * r.players
+        pts = [float(st[L.S_POINTS + s]) for s in range(r.sides)]
+        total = sum(pts)
+        return [self._sign * (2 * pts[r.side_of(p)] - total) for p in range(r.players)]
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self.state_
-        legal = s.legal_actions()
+        legal = self._legal()
         if action is None or int(action) not in legal:
             raise ValueError(f"illegal action {action} for {agent}; legal actions are {legal}")
         self._cumulative_rewards[agent] = 0.0
-        s.apply_action(int(action))
-        self._chance()
-        if s.is_terminal():
-            ret = s.returns()
+        K.apply_move(self._st, self._rv, self._ev, int(action))
+        self._moves.append(int(action))
+        if int(self._st[L.S_CUR]) < 0:
+            ret = self.returns()
             for i, a in enumerate(self.agents):
                 self.rewards[a] = float(ret[i])
                 self.terminations[a] = True
@@ -136,8 +164,29 @@ class DominoEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def record(self) -> dict:
+        """The hand so far as a ``dominoai.record/1`` dict (deal, boneyard,
+        leader and every choice), which ``dominoai replay`` accepts."""
+        from dominoai.game import Match
+        from dominoai.moves import Move
+        from dominoai.records import record_from_match
+        r = self.rules
+        perm = self._perm.tolist()
+        hs, n = r.hand_size, r.players
+        m = Match(r, seed=0)
+        h = m.new_hand([perm[s * hs:(s + 1) * hs] for s in range(n)], perm[n * hs:], self._leader)
+        for c in self._moves:
+            h.play(Move.from_code(c))
+        return record_from_match(m, seats=self.possible_agents)
+
     def render(self):
-        text = str(self.state_)
+        from dominoai.moves import events_from_rows
+        from dominoai.tiles import Tile
+        st = self._st
+        hands = " | ".join(" ".join(str(Tile(t)) for t in range(28) if int(st[L.S_HAND + s]) >> t & 1) or "-"
+                           for s in range(self.rules.players))
+        events = [str(e) for e in events_from_rows(self._ev[:int(st[L.S_NEVENTS])])]
+        text = f"hands {hands}; events {events}"
         if self.render_mode == "human":
             print(text)
         return text

@@ -1,0 +1,21 @@
+"""Environments for agents that learn (docs/learning.md).
+
+- :class:`VectorEnv`: ``num_envs`` games of any preset stepped together by
+  numba kernels, the learner in one seat against ``easy``/``medium``/``hard``
+  played inside the kernels, or every seat in self-play;
+- :mod:`dominoai.learn.gym`: Gymnasium adapters (a vector env with
+  next-step autoreset, and a one-game env for Gymnasium's checker).
+
+The observation vector and the action ids are :mod:`dominoai.engine.encode`'s,
+the ones the OpenSpiel and PettingZoo wrappers use.
+"""
+from __future__ import annotations
+
+__all__ = ["VectorEnv", "OPPONENTS"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from . import env
+        return getattr(env, name)
+    raise AttributeError(f"module 'dominoai.learn' has no attribute {name!r}")

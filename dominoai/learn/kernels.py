@@ -1,0 +1,374 @@
+"""The batched environment's kernels: many games stepped in one call.
+
+Every function is ``@njit(cache=True)`` and works on flat arrays, one row
+per game ``g`` (see :class:`dominoai.learn.VectorEnv` for the Python side):
+
+- ``st``: engine states, ``int64``, ``(N, S_SIZE)`` (:mod:`dominoai.engine.layout`);
+- ``rs``: one SplitMix64 state per game, ``uint64``, ``(N,)``, keyed by the
+  seed and the game's global index (:func:`game_key`); deals, leads by lot,
+  ``easy``'s choices and the penalty mode's replacement moves draw from it;
+- ``meta``: per-game bookkeeping, ``int64``, ``(N, M_SIZE)`` (the ``M_*`` offsets);
+- ``cfg``: the environment's settings, ``int64``, ``(C_SIZE,)`` (the ``C_*`` offsets);
+- ``hw``: ``hard``'s weights, ``float64``, ``(N_WEIGHTS,)``;
+- ``obs``/``mask``: the outputs, ``float32`` ``(N, OBS_SIZE)`` and ``bool``
+  ``(N, N_ACTIONS)``; ``reward``: ``float32``, ``(N, R)`` (R = 1 with a
+  learner seat, the player count in self-play); ``done``: ``bool``, ``(N,)``;
+- ``res``: the result of each game finished in the last call, ``float64``,
+  ``(N, RES_SIZE)`` (the ``RES_*`` offsets);
+- ``hist``: optional history, ``int64``, ``(N, 2, H_SIZE)``: slot 0 the game
+  in play, slot 1 the last finished one (deals, leaders and every choice
+  made, for :meth:`VectorEnv.record`); shape ``(N, 2, 0)`` keeps none.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bots.hard import hard_eval_into, hard_scratch
+from ..bots.pimc.rollouts import medium_move
+from ..engine import kernels as K
+from ..engine import layout as L
+from ..engine.encode import N_ACTIONS, OBS_SIZE, encode_into
+from ..engine.observe import O_SIZE, observe_into, state_from_observation
+
+# ---- cfg offsets
+C_PLAYERS = 0
+C_MATCH = 1       # 1: a game is a match, 0: a hand
+C_SEAT = 2        # the learner's seat, -1: rotating, -2: self-play
+C_OPP = 3         # OPP_EASY / OPP_MEDIUM / OPP_HARD
+C_ILLEGAL = 4     # 0: an illegal action rejects the step; 1: penalty mode
+C_SIGN = 5        # -1 where low is good (Kozel), else 1
+C_SCALE = 6       # 0: reward in points; 1: the sign of the margin (-1, 0, 1)
+C_SIZE = 8
+OPP_EASY, OPP_MEDIUM, OPP_HARD = 0, 1, 2
+
+# ---- meta offsets
+M_SEAT = 0        # the learner's seat in the game in play
+M_INDEX = 1       # the env's global index
+M_GAMES = 2       # games finished in this env since reset
+M_DECIDED = 3     # learner decisions in the game in play
+M_SKIPPED = 4     # games finished in the last call with no learner decision
+M_SIZE = 8
+
+# ---- res offsets
+RES_MARGIN = 0    # the learner side's margin over the game (points, sign turned)
+RES_POINTS = 1    # points per side (4): the hand's points, or the match scores
+RES_WINNER = 5    # the winning side (the hand's, or the match's), -1 none
+RES_SEAT = 6      # the learner's seat in that game
+RES_HANDS = 7     # hands played
+RES_STATUS = 8    # the last hand's status (1 domino, 2 blocked, 3 cut short)
+RES_SIZE = 9
+
+# ---- history layout (per slot)
+MAX_HANDS = 64    # hands a history keeps (match mode)
+MAX_CHOICES = 48  # choices a history keeps per hand (plays and replacements)
+H_NHANDS = 0
+H_OVER = 1        # 1 when the history overflowed (no record then)
+H_LEADER = 2                        # MAX_HANDS leaders
+H_NMOVES = H_LEADER + MAX_HANDS     # MAX_HANDS counts
+H_PERM = H_NMOVES + MAX_HANDS       # MAX_HANDS x 28 tile ids
+H_MOVES = H_PERM + MAX_HANDS * 28   # MAX_HANDS x MAX_CHOICES codes
+H_SIZE = H_MOVES + MAX_HANDS * MAX_CHOICES
+H_SIZE_HAND = H_MOVES + MAX_CHOICES  # enough for hand mode (one hand)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def game_key(seed, index):
+    """The RNG state of the game with global index ``index`` (int64 >= 0)
+    under ``seed`` (int64): two SplitMix64 mixes of both, so that every
+    (seed, index) pair starts its own stream. Returns a ``uint64``."""
+    rs = np.zeros(1, np.uint64)
+    rs[0] = np.uint64(seed) * _GOLDEN
+    K.rng_next(rs)
+    rs[0] = K.rng_next(rs) ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
+    return K.rng_next(rs)
+
+
+@njit(cache=True)
+def _hist_hand(hist, g, perm, leader):
+    """Start a new hand in game g's history (slot 0)."""
+    if hist.shape[2] == 0:
+        return
+    h = hist[g, 0]
+    i = h[H_NHANDS]
+    if i >= MAX_HANDS or H_MOVES + i * MAX_CHOICES + MAX_CHOICES > h.shape[0]:
+        h[H_OVER] = 1
+        return
+    h[H_LEADER + i] = leader
+    h[H_NMOVES + i] = 0
+    for j in range(28):
+        h[H_PERM + i * 28 + j] = perm[j]
+    h[H_NHANDS] = i + 1
+
+
+@njit(cache=True)
+def _hist_move(hist, g, code):
+    if hist.shape[2] == 0:
+        return
+    h = hist[g, 0]
+    i = h[H_NHANDS] - 1
+    if h[H_OVER] or i < 0:
+        return
+    n = h[H_NMOVES + i]
+    if n >= MAX_CHOICES:
+        h[H_OVER] = 1
+        return
+    h[H_MOVES + i * MAX_CHOICES + n] = code
+    h[H_NMOVES + i] = n + 1
+
+
+@njit(cache=True)
+def _new_hand(st, rs, rv, hist, g, perm):
+    """Deal the next hand of game g's match from its RNG and start it."""
+    n = rv[L.R_PLAYERS]
+    r = rs[g:g + 1]
+    K.deal_perm(r, perm, 28)
+    leader = K.rng_below(r, n)
+    got = K.start_hand(st[g], rv, perm, leader)
+    _hist_hand(hist, g, perm, got)
+
+
+@njit(cache=True)
+def _new_game(st, rs, rv, meta, cfg, hist, g, perm):
+    """A fresh match in game g: the learner's seat, then the first hand."""
+    K.new_match(st[g], rv)
+    st[g, L.S_LOG] = 0
+    seat = cfg[C_SEAT]
+    if seat == -1:
+        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
+    meta[g, M_SEAT] = seat
+    meta[g, M_DECIDED] = 0
+    if hist.shape[2] > 0:
+        hist[g, 0, H_NHANDS] = 0
+        hist[g, 0, H_OVER] = 0
+    _new_hand(st, rs, rv, hist, g, perm)
+
+
+@njit(cache=True)
+def margins_into(st, rv, sign, pts_off, out):
+    """Each side's margin (``float64`` into ``out[:sides]``): its points
+    (``st[pts_off + s]``, sign turned by ``sign``) minus the mean of the
+    other sides' (the tournament table's ``margin``)."""
+    ns = K.n_sides(rv)
+    tot = 0.0
+    for s in range(ns):
+        tot += sign * st[pts_off + s]
+    for s in range(ns):
+        x = sign * st[pts_off + s]
+        out[s] = x - (tot - x) / (ns - 1)
+
+
+@njit(cache=True)
+def _scale(x, mode):
+    if mode == 1:
+        if x > 0:
+            return 1.0
+        if x < 0:
+            return -1.0
+        return 0.0
+    return x
+
+
+@njit(cache=True)
+def _hand_over(st, rv, meta, cfg, acc, g, marg):
+    """Add the hand just finished in game g to ``acc`` (``float64``, ``(R,)``):
+    the learner side's margin, or every seat's in self-play."""
+    margins_into(st[g], rv, cfg[C_SIGN], L.S_POINTS, marg)
+    if cfg[C_SEAT] == -2:
+        for p in range(cfg[C_PLAYERS]):
+            acc[p] += _scale(marg[K.side_of(rv, p)], cfg[C_SCALE])
+    else:
+        acc[0] += _scale(marg[K.side_of(rv, meta[g, M_SEAT])], cfg[C_SCALE])
+
+
+@njit(cache=True)
+def _finish(st, rv, meta, cfg, res, g, marg, hist):
+    """Write game g's result into ``res[g]`` and keep its history."""
+    s = st[g]
+    seat = meta[g, M_SEAT]
+    side = K.side_of(rv, seat) if seat >= 0 else 0
+    match = cfg[C_MATCH] == 1
+    off = L.S_SCORE if match else L.S_POINTS
+    margins_into(s, rv, cfg[C_SIGN], off, marg)
+    ns = K.n_sides(rv)
+    res[g, RES_MARGIN] = _scale(marg[side], cfg[C_SCALE])
+    for k in range(4):
+        res[g, RES_POINTS + k] = s[off + k] if k < ns else 0
+    res[g, RES_WINNER] = s[L.S_MATCH_WINNER] if match else s[L.S_WINNER]
+    res[g, RES_SEAT] = seat
+    res[g, RES_HANDS] = s[L.S_HAND_NO]
+    res[g, RES_STATUS] = s[L.S_STATUS]
+    if hist.shape[2] > 0:
+        for j in range(hist.shape[2]):
+            hist[g, 1, j] = hist[g, 0, j]
+
+
+@njit(cache=True)
+def _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf):
+    """The move of the built-in level ``cfg[C_OPP]`` for the seat to move:
+    ``easy`` uniformly at random from the game's RNG, ``medium``
+    (:func:`~dominoai.bots.pimc.rollouts.medium_move`, the same choice as
+    :func:`~dominoai.bots.simple.medium_pick`), ``hard`` with the weights
+    ``hw`` on the seat's observation only, as :class:`~dominoai.bots.hard.HardBot` plays."""
+    if n == 1:
+        return buf[0]
+    opp = cfg[C_OPP]
+    s = st[g]
+    if opp == OPP_EASY:
+        return buf[K.rng_below(rs[g:g + 1], n)]
+    if opp == OPP_MEDIUM:
+        return medium_move(s, rv, buf, n, tmp)
+    observe_into(s, rv, s[L.S_CUR], a)
+    for q in range(L.S_SIZE):
+        tmp[q] = 0
+    state_from_observation(a, rv[L.R_PLAYERS], tmp)
+    return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
+
+
+@njit(cache=True)
+def _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
+    """Play game g's other seats until the learner decides (returns 0) or the
+    game ends (returns 1). Hand ends add to ``acc``; in match mode the
+    next hand is dealt."""
+    selfplay = cfg[C_SEAT] == -2
+    while True:
+        s = st[g]
+        cur = s[L.S_CUR]
+        if cur < 0:
+            _hand_over(st, rv, meta, cfg, acc, g, marg)
+            if cfg[C_MATCH] == 0 or s[L.S_MATCH_OVER]:
+                return 1
+            _new_hand(st, rs, rv, hist, g, perm)
+            continue
+        if selfplay or cur == meta[g, M_SEAT]:
+            return 0
+        n = K.legal_moves(s, rv, buf)
+        code = _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf)
+        _hist_move(hist, g, code)
+        K.apply_move(s, rv, ev, code)
+
+
+@njit(cache=True)
+def _write(st, rv, meta, cfg, g, obs, mask, a, buf):
+    """Observation and mask of the seat that decides next in game g."""
+    s = st[g]
+    seat = s[L.S_CUR] if cfg[C_SEAT] == -2 else meta[g, M_SEAT]
+    observe_into(s, rv, seat, a)
+    encode_into(a, obs[g])
+    for i in range(N_ACTIONS):
+        mask[g, i] = False
+    n = K.legal_moves(s, rv, buf)
+    for i in range(n):
+        mask[g, buf[i]] = True
+
+
+@njit(cache=True)
+def _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
+            buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
+    """Run game g to its learner's next decision. A game that ends is
+    finished (``done[g]``, its result in ``res[g]``, its last observation in
+    ``final[g]``) and replaced by a fresh one, run in turn. A fresh game that
+    ends before the learner's first decision is no episode: it counts in
+    ``meta[g, M_SKIPPED]`` and its reward is dropped."""
+    while True:
+        for p in range(acc.shape[0]):
+            acc[p] = 0.0
+        ended = _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, wf,
+                     marg, perm, ev)
+        if ended and meta[g, M_DECIDED] == 0 and cfg[C_SEAT] != -2:
+            meta[g, M_SKIPPED] += 1
+            meta[g, M_GAMES] += 1
+        else:
+            for p in range(acc.shape[0]):
+                reward[g, p] += acc[p]
+            if not ended:
+                return
+            done[g] = True
+            _finish(st, rv, meta, cfg, res, g, marg, hist)
+            meta[g, M_GAMES] += 1
+            seat = meta[g, M_SEAT]
+            observe_into(st[g], rv, seat if seat >= 0 else 0, a)
+            encode_into(a, final[g])
+        _new_game(st, rs, rv, meta, cfg, hist, g, perm)
+
+
+@njit(cache=True)
+def reset_all(st, rs, rv, meta, cfg, hw, seed, first, obs, mask, reward, done, res, final, hist):
+    """Start a fresh game in every row: game g's RNG is :func:`game_key`
+    (``seed``, ``first + g``), then it runs to the learner's first decision
+    and its observation and mask are written."""
+    feats, vals, wi, wf = hard_scratch()
+    buf = np.zeros(L.MAX_MOVES, np.int64)
+    a = np.zeros(O_SIZE, np.int64)
+    tmp = np.zeros(L.S_SIZE, np.int64)
+    marg = np.zeros(4, np.float64)
+    perm = np.zeros(28, np.int64)
+    acc = np.zeros(reward.shape[1], np.float64)
+    ev = np.zeros((1, 4), np.int64)  # never written: the states do not log events
+    for g in range(st.shape[0]):
+        meta[g, M_INDEX] = first + g
+        meta[g, M_GAMES] = 0
+        meta[g, M_SKIPPED] = 0
+        rs[g] = game_key(seed, first + g)
+        done[g] = False
+        for p in range(reward.shape[1]):
+            reward[g, p] = 0.0
+        _new_game(st, rs, rv, meta, cfg, hist, g, perm)
+        _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
+                buf, a, tmp, feats, vals, wi, wf, marg, perm, ev)
+        _write(st, rv, meta, cfg, g, obs, mask, a, buf)
+
+
+@njit(cache=True)
+def first_illegal(actions, active, mask):
+    """The first game index whose action (``int64``) is not a legal id in
+    ``mask`` (``bool``, ``(N, N_ACTIONS)``) among the ``active`` games
+    (``bool``, ``(N,)``); -1 when all are legal."""
+    for g in range(actions.shape[0]):
+        if active[g]:
+            x = actions[g]
+            if x < 0 or x >= N_ACTIONS or not mask[g, x]:
+                return g
+    return -1
+
+
+@njit(cache=True)
+def step_all(st, rs, rv, meta, cfg, hw, actions, active, penalty,
+             obs, mask, reward, done, res, final, hist):
+    """One decision in every ``active`` game: ``actions[g]`` (``int64``), a
+    legal id of ``mask[g]`` (the caller checked it, or penalty mode:
+    an illegal id is replaced by a uniformly random legal move from the
+    game's RNG and ``penalty`` is subtracted from that seat's reward). Then
+    every game runs to the learner's next decision (finished games start
+    again) and ``obs``, ``mask``, ``reward``, ``done``, ``res`` are written.
+    Inactive games are left as they are, with reward 0 and done False."""
+    feats, vals, wi, wf = hard_scratch()
+    buf = np.zeros(L.MAX_MOVES, np.int64)
+    a = np.zeros(O_SIZE, np.int64)
+    tmp = np.zeros(L.S_SIZE, np.int64)
+    marg = np.zeros(4, np.float64)
+    perm = np.zeros(28, np.int64)
+    acc = np.zeros(reward.shape[1], np.float64)
+    ev = np.zeros((1, 4), np.int64)
+    selfplay = cfg[C_SEAT] == -2
+    for g in range(st.shape[0]):
+        for p in range(reward.shape[1]):
+            reward[g, p] = 0.0
+        done[g] = False
+        meta[g, M_SKIPPED] = 0
+        if not active[g]:
+            continue
+        s = st[g]
+        x = actions[g]
+        if x < 0 or x >= N_ACTIONS or not mask[g, x]:
+            n = K.legal_moves(s, rv, buf)
+            x = buf[K.rng_below(rs[g:g + 1], n)]
+            reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
+        _hist_move(hist, g, x)
+        K.apply_move(s, rv, ev, x)
+        meta[g, M_DECIDED] += 1
+        _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
+                buf, a, tmp, feats, vals, wi, wf, marg, perm, ev)
+        _write(st, rv, meta, cfg, g, obs, mask, a, buf)
