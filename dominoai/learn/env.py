@@ -248,6 +248,40 @@ class VectorEnv:
         observe_into(self._st[i], self._rv, seat, a)
         return encode(a)
 
+    def _history(self, i: int, finished: bool) -> np.ndarray:
+        i = check_int("i", i, 0, self.num_envs - 1)
+        if self._hist.shape[2] == 0:
+            raise RuntimeError("this env keeps no history: create it with history=True")
+        h = self._hist[i, 1 if finished else 0]
+        if int(h[VK.H_NHANDS]) == 0:
+            raise RuntimeError(f"game {i} has no {'finished ' if finished else ''}game to record yet")
+        if h[VK.H_OVER]:
+            raise RuntimeError(f"game {i} outgrew the history ({VK.MAX_HANDS} hands of at most "
+                               f"{VK.MAX_CHOICES} choices); no record")
+        return h
+
+    def choices(self, i: int, finished: bool = False) -> list:
+        """The move codes chosen in game ``i`` (every seat's, forced draws
+        and passes left out), one list per hand: the game in play, or with
+        ``finished=True`` the last one that finished in that env.
+
+        :raises InputError: a game index out of range.
+        :raises RuntimeError: as :meth:`record`.
+        """
+        h = self._history(i, finished)
+        return [[int(c) for c in h[VK.H_MOVES + VK.MAX_CHOICES * k:
+                                   VK.H_MOVES + VK.MAX_CHOICES * k + int(h[VK.H_NMOVES + k])]]
+                for k in range(int(h[VK.H_NHANDS]))]
+
+    def deals(self, i: int, finished: bool = False) -> list:
+        """The deals of game ``i``, one ``(perm, leader)`` per hand: ``perm``
+        the 28 tile ids (seat s holds ``perm[s*hand_size:(s+1)*hand_size]``,
+        the rest is the boneyard in draw order), ``leader`` the seat that
+        led. Errors as :meth:`choices`."""
+        h = self._history(i, finished)
+        return [([int(x) for x in h[VK.H_PERM + 28 * k:VK.H_PERM + 28 * (k + 1)]], int(h[VK.H_LEADER + k]))
+                for k in range(int(h[VK.H_NHANDS]))]
+
     def record(self, i: int, finished: bool = False) -> dict:
         """Game ``i`` as a ``dominoai.record/1`` dict (the game in play, or
         with ``finished=True`` the last one that finished in that env), which
@@ -256,29 +290,18 @@ class VectorEnv:
         :raises InputError: a game index out of range.
         :raises RuntimeError: the env keeps no history (``history=False``),
             there is no such game yet, or it outgrew the history (more than
-            64 hands).
+            64 hands, or 48 choices in a hand).
         """
         from ..game import Match
         from ..moves import Move
         from ..records import record_from_match
-        i = check_int("i", i, 0, self.num_envs - 1)
-        if self._hist.shape[2] == 0:
-            raise RuntimeError("this env keeps no history: create it with history=True")
-        h = self._hist[i, 1 if finished else 0]
-        nh = int(h[VK.H_NHANDS])
-        if nh == 0:
-            raise RuntimeError(f"game {i} has no {'finished ' if finished else ''}game to record yet")
-        if h[VK.H_OVER]:
-            raise RuntimeError(f"game {i} outgrew the history ({VK.MAX_HANDS} hands); no record")
         r = self.rules
         hs, n = r.hand_size, r.players
         m = Match(r, seed=0)
-        for k in range(nh):
-            perm = [int(x) for x in h[VK.H_PERM + 28 * k:VK.H_PERM + 28 * (k + 1)]]
-            deal = [perm[s * hs:(s + 1) * hs] for s in range(n)]
-            hand = m.new_hand(deal, perm[n * hs:], int(h[VK.H_LEADER + k]))
-            for c in h[VK.H_MOVES + VK.MAX_CHOICES * k:VK.H_MOVES + VK.MAX_CHOICES * k + int(h[VK.H_NMOVES + k])]:
-                hand.play(Move.from_code(int(c)))
+        for (perm, leader), codes in zip(self.deals(i, finished), self.choices(i, finished)):
+            hand = m.new_hand([perm[s * hs:(s + 1) * hs] for s in range(n)], perm[n * hs:], leader)
+            for c in codes:
+                hand.play(Move.from_code(c))
         seat = int(self._res[i, VK.RES_SEAT]) if finished else int(self._meta[i, VK.M_SEAT])
         opp = "self-play" if self.selfplay else str(self._opp_spec)
         seats = [("learner" if s == seat else opp) for s in range(n)]

@@ -56,6 +56,13 @@ def _info_dict(info: dict, done: np.ndarray) -> dict:
     return out
 
 
+def _no_selfplay(kwargs):
+    if "opponents" in kwargs and kwargs["opponents"] is None:
+        from ..errors import InputError
+        raise InputError("opponents", None, "the Gymnasium adapters play a learner seat: give opponents "
+                         "(self-play is VectorEnv(opponents=None))")
+
+
 class GymVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games as Gymnasium's ``VectorEnv`` (next-step autoreset;
     see the module). ``env`` is the :class:`VectorEnv` underneath.
@@ -66,10 +73,7 @@ class GymVectorEnv(gym.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, variant="block", num_envs: int = 64, **kwargs):
-        if kwargs.get("opponents", "hard") is None:
-            from ..errors import InputError
-            raise InputError("opponents", None, "GymVectorEnv plays a learner seat: give opponents "
-                             "(self-play is VectorEnv(opponents=None))")
+        _no_selfplay(kwargs)
         self.env = VectorEnv(variant, num_envs, **kwargs)
         self.num_envs = self.env.num_envs
         self.single_observation_space = single_observation_space()
@@ -112,6 +116,7 @@ class GymEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, variant="block", **kwargs):
+        _no_selfplay(kwargs)
         kwargs.setdefault("illegal", "penalty")
         self.env = VectorEnv(variant, 1, **kwargs)
         self.observation_space = single_observation_space()

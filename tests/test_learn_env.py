@@ -1,0 +1,321 @@
+"""The batched environment (dominoai/learn): lock-step with the engine through
+records that ``replay`` accepts, masks, no peeking, rewards as the
+tournament's margins, the opponents' moves as the bots', illegal actions,
+reproducibility across splits, self-play, and the Gymnasium adapters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dominoai import get_rules
+from dominoai.bots import make_bot
+from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, RAW_NAMES, encode
+from dominoai.errors import InputError
+from dominoai.learn import VectorEnv
+from dominoai.moves import Move
+from dominoai.records import match_from_record, replay
+from dominoai.rules import PRESETS
+from dominoai.tournament.loop import margins
+
+
+def _random_actions(rng, mask):
+    """A uniformly random legal action per row (numpy only)."""
+    return (rng.random(mask.shape) * mask).argmax(1)
+
+
+def _check_now(env, g, obs_row, mask_row):
+    """Game g in play, rebuilt from its record by the facade: the learner's
+    observation encodes to ``obs_row`` and its legal moves are ``mask_row``."""
+    hand = match_from_record(env.record(g)).current
+    seat = int(env.learner_seat[g])
+    assert hand.seat == seat
+    assert np.array_equal(encode(hand.observe(seat).array), obs_row)
+    assert sorted(m.code for m in hand.legal_moves()) == np.flatnonzero(mask_row).tolist()
+
+
+def _check_finished(env, g, reward, info):
+    """Game g just finished: its record replays to the same points and
+    winner, and the reward is the learner side's margin of it."""
+    rec = env.record(g, finished=True)
+    res = replay(rec)
+    rules = env.rules
+    seat = int(info["learner_seat"][g])
+    assert rec["seats"][seat] == "learner"
+    pts = res.hands[-1]["points"] if not env.match else list(res.scores)
+    assert list(info["points"][g, :rules.sides]) == list(pts)
+    side = rules.side_of(seat)
+    assert reward[g] == pytest.approx(margins(rules, tuple(pts))[side], abs=1e-4)
+    if not env.match:
+        assert info["winner"][g] == (-1 if res.hands[-1]["winner"] is None else res.hands[-1]["winner"])
+    return rec
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_lock_step_with_the_engine_every_preset(preset):
+    """Random legal actions, the learner's seat rotating, easy opponents: at
+    every step each game's observation is the learner seat's Observation
+    encoded and its mask the legal moves (the game rebuilt from its record);
+    each finished game's record replays to the same points and result, and
+    the reward is the margin."""
+    _, default, (lo, hi), _ = PRESETS[preset]
+    env = VectorEnv(preset, 3, players=hi, opponents="easy", seat="rotate", seed=7, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(40):
+        for g in range(env.num_envs):
+            _check_now(env, g, obs[g], mask[g])
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        for g in np.flatnonzero(done):
+            _check_finished(env, g, reward, info)
+            finished += 1
+    assert finished >= 3
+
+
+def _replay_choices(env, g, check):
+    """Replay the last finished game of env row g in a Match from its deals
+    and choices, calling ``check(hand, code)`` before each choice."""
+    from dominoai import Match
+    r = env.rules
+    m = Match(r, seed=0)
+    for (perm, leader), codes in zip(env.deals(g, True), env.choices(g, True)):
+        h = m.new_hand([perm[s * r.hand_size:(s + 1) * r.hand_size] for s in range(r.players)],
+                       perm[r.players * r.hand_size:], leader)
+        for c in codes:
+            check(h, c)
+            h.play(Move.from_code(c))
+    return m
+
+
+@pytest.mark.parametrize("preset,level", [("all_fives", "hard"), ("dominoball", "hard"),
+                                          ("draw", "medium"), ("fives", "medium")])
+def test_opponents_play_as_the_bots(preset, level):
+    """Every opponent choice of finished games is the move the bot itself
+    makes on that seat's Observation."""
+    env = VectorEnv(preset, 2, opponents=level, seed=3, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(0)
+    bot = make_bot(level)
+    seen = [0, 0]
+
+    def check(h, code):
+        seen[1] += 1
+        if h.seat != learner and len(h.legal_moves()) > 1:
+            assert bot.act(h.observe()).code == code, f"{preset} seat {h.seat}"
+            seen[0] += 1
+
+    games = 0
+    while games < 4:
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        for g in np.flatnonzero(done):
+            learner = int(info["learner_seat"][g])
+            _replay_choices(env, g, check)
+            games += 1
+    assert seen[0] >= 4
+
+
+def test_match_mode_rewards_each_hand_and_replays():
+    """Match mode on a short Draw match (target 30): rewards come at each
+    hand's end and sum to the match's per-hand margins; the record replays
+    to the final scores and winner."""
+    rules = get_rules("draw", target=30)
+    env = VectorEnv(rules, 2, opponents="easy", match=True, seed=2, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(2)
+    total = np.zeros(2)
+    done_games = 0
+    while done_games < 3:
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        total += reward
+        for g in np.flatnonzero(done):
+            res = replay(env.record(g, finished=True))
+            assert res.finished
+            assert list(info["points"][g, :2]) == list(res.scores)
+            assert info["winner"][g] == res.winner
+            assert info["hands"][g] == len(res.hands) >= 1
+            side = rules.side_of(int(info["learner_seat"][g]))
+            per_hand = sum(margins(rules, tuple(h["points"]))[side] for h in res.hands)
+            assert total[g] == pytest.approx(per_hand, abs=1e-3)
+            assert info["margin"][g] == pytest.approx(margins(rules, res.scores)[side], abs=1e-3)
+            total[g] = 0.0
+            done_games += 1
+
+
+def test_kozel_reward_sign_is_turned():
+    """Kozel (low is good): the reward is the margin with the sign turned,
+    so a hand in which the learner's pair recorded more points is negative."""
+    env = VectorEnv("kozel", 4, opponents="easy", seed=4, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(4)
+    seen = 0
+    while seen < 4:
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        for g in np.flatnonzero(done):
+            pts = info["points"][g, :2]
+            side = int(info["learner_seat"][g]) % 2
+            assert reward[g] == pytest.approx(float(pts[1 - side] - pts[side]))
+            seen += 1
+
+
+def test_illegal_action_rejects_the_whole_step():
+    env = VectorEnv("block", 4, opponents="easy", seed=1)
+    obs, mask = env.reset()
+    acts = _random_actions(np.random.default_rng(0), mask)
+    before = (obs.copy(), mask.copy(), env._st.copy())
+    bad = acts.copy()
+    bad[2] = int(np.flatnonzero(~mask[2])[0])
+    bad[3] = int(np.flatnonzero(~mask[3])[0])
+    with pytest.raises(InputError, match=rf"illegal action {bad[2]} in game 2; ") as err:
+        env.step(bad)
+    assert "\n" not in str(err.value)
+    assert np.array_equal(env.obs, before[0]) and np.array_equal(env.mask, before[1])
+    assert np.array_equal(env._st, before[2])
+    with pytest.raises(InputError, match="illegal action 113 in game 0"):
+        env.step(np.full(4, 113))
+    with pytest.raises(InputError, match="actions must be 4 integers"):
+        env.step(np.zeros(3, np.int64))
+    env.step(acts)  # the env steps on after a rejected one
+
+
+def test_penalty_mode_replaces_an_illegal_action_and_subtracts():
+    """Penalty mode: an illegal action is replaced by a random legal one and
+    the reward drops by the penalty; the same game with the mode off and
+    that legal move gives the reward without it."""
+    from dominoai.engine import kernels as K
+    a = VectorEnv("block", 1, opponents="easy", seed=9, illegal="penalty", penalty=2.5, history=True)
+    obs, mask = a.reset()
+    b = VectorEnv("block", 1, opponents="easy", seed=9, history=True)
+    b.reset()
+    n_before = sum(len(c) for c in a.choices(0))
+    illegal = int(np.flatnonzero(~mask[0])[0])
+    obs_a, _, r, _, _ = a.step(np.array([illegal]))
+    chosen = [c for hand in a.choices(0) for c in hand][n_before]  # the move played instead
+    assert b.mask[0, chosen]
+    K.rng_next(b._rs[0:1])  # the penalty mode drew the replacement move from the game's RNG
+    obs_b, _, r2, _, _ = b.step(np.array([chosen]))
+    assert np.array_equal(obs_a, obs_b)
+    assert float(r[0]) == pytest.approx(float(r2[0]) - 2.5)
+
+
+def test_same_seed_and_actions_give_the_same_games_however_split():
+    whole = VectorEnv("draw", 4, opponents="easy", seed=11, seat="rotate")
+    left = VectorEnv("draw", 2, opponents="easy", seed=11, seat="rotate")
+    right = VectorEnv("draw", 2, opponents="easy", seed=11, seat="rotate", first_index=2)
+    o, m = whole.reset()
+    ol, ml = left.reset()
+    orr, mr = right.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        assert np.array_equal(o, np.concatenate([ol, orr])) and np.array_equal(m, np.concatenate([ml, mr]))
+        acts = _random_actions(rng, m)
+        o, m, r, d, _ = whole.step(acts)
+        ol, ml, rl, dl, _ = left.step(acts[:2])
+        orr, mr, rr, dr, _ = right.step(acts[2:])
+        assert np.array_equal(r, np.concatenate([rl, rr])) and np.array_equal(d, np.concatenate([dl, dr]))
+    other = VectorEnv("draw", 4, opponents="easy", seed=12, seat="rotate").reset()[0]
+    assert not np.array_equal(other, whole.reset(11)[0])
+
+
+def test_self_play_returns_the_seat_to_move():
+    """Self-play: every decision of every seat, the observation of the seat
+    to move (info["seat"]), and per seat the margin of its side at each
+    hand's end."""
+    env = VectorEnv("all_fives", 3, players=4, opponents=None, seed=6, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(6)
+    ends = 0
+    for _ in range(60):
+        seats = env.learner_seat
+        for g in range(3):
+            h = match_from_record(env.record(g)).current
+            assert h.seat == seats[g]
+            assert np.array_equal(encode(h.observe(int(seats[g])).array), obs[g])
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        assert reward.shape == (3, 4)
+        assert np.array_equal(info["seat"], env.learner_seat)
+        for g in np.flatnonzero(done):
+            res = replay(env.record(g, finished=True))
+            marg = margins(env.rules, tuple(res.hands[-1]["points"]))
+            assert reward[g].tolist() == pytest.approx([marg[env.rules.side_of(s)] for s in range(4)], abs=1e-4)
+            ends += 1
+    assert ends >= 3
+
+
+def test_observation_fields_and_no_hidden_tile():
+    """The raw fields sit where RAW_NAMES says; the vector never shows an
+    opponent's tile: the learner's hand bits are its tiles, unseen covers
+    the rest."""
+    env = VectorEnv("draw", 2, opponents="easy", seat=1, seed=0, history=True)
+    obs, mask = env.reset()
+    assert obs.shape == (2, OBS_SIZE) and obs.dtype == np.float32
+    assert mask.shape == (2, N_ACTIONS) and mask.dtype == np.bool_
+    assert OBS_SIZE == 153 and len(RAW_NAMES) == OBS_SIZE - 112
+    for g in range(2):
+        h = match_from_record(env.record(g)).current
+        assert obs[g, 112 + RAW_NAMES.index("seat")] == 1
+        assert obs[g, 112 + RAW_NAMES.index("cur")] == 1
+        assert obs[g, 112 + RAW_NAMES.index("bone")] == h.boneyard_size
+        mine = {t.id for t in h.tiles(1)}
+        assert set(np.flatnonzero(obs[g, 0:28]).tolist()) == mine
+        theirs = {t.id for t in h.tiles(0)}
+        assert theirs <= set(np.flatnonzero(obs[g, 56:84]).tolist())
+        assert not theirs & set(np.flatnonzero(obs[g, 0:28]).tolist())
+
+
+def test_bad_arguments_are_one_line_input_errors():
+    for kw, field in [({"variant": "blok"}, "variant"), ({"players": 5}, "players"),
+                      ({"opponents": "insane"}, "opponents"), ({"seat": 2}, "seat"),
+                      ({"num_envs": 0}, "num_envs"), ({"reward": "x"}, "reward"),
+                      ({"illegal": "ignore"}, "illegal")]:
+        with pytest.raises(InputError) as err:
+            VectorEnv(**{"variant": "block", **kw})
+        assert err.value.field == field and "\n" not in str(err.value)
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorEnv("block", 1).step(np.zeros(1, np.int64))
+
+
+def test_gymnasium_checker_and_next_step_autoreset():
+    gym = pytest.importorskip("gymnasium", reason="the Gymnasium adapters need gymnasium ([learn])")
+    from gymnasium.utils.env_checker import check_env
+    from dominoai.learn.gym import GymEnv, GymVectorEnv
+    check_env(GymEnv("draw", opponents="easy"), skip_render_check=True)
+    v = GymVectorEnv("block", 3, opponents="easy", seed=0)
+    assert v.single_action_space == gym.spaces.Discrete(N_ACTIONS)
+    obs, _ = v.reset(seed=0)
+    assert v.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    pending = np.zeros(3, bool)
+    for _ in range(40):
+        acts = _random_actions(rng, obs["action_mask"].astype(bool))
+        acts[pending] = 999  # ignored: those games reset this step
+        obs, r, term, trunc, info = v.step(acts)
+        assert not r[pending].any() and not term[pending].any()
+        assert np.array_equal(obs["observation"][pending], v.env.obs[pending])
+        assert (obs["action_mask"][term] == 0).all()
+        assert np.array_equal(obs["observation"][term], v.env.final_obs[term])
+        pending = term.copy()
+
+
+@pytest.mark.e2e
+def test_a_record_of_the_batch_replays_with_the_command(tmp_path):
+    """``dominoai replay FILE --json`` accepts a finished game's record and
+    prints its points."""
+    import json
+    import subprocess
+    import sys
+    from dominoai.records import save_record
+    env = VectorEnv("all_fives", 2, opponents="hard", seed=5, history=True)
+    obs, mask = env.reset()
+    rng = np.random.default_rng(5)
+    while True:
+        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
+        if done.any():
+            g = int(np.flatnonzero(done)[0])
+            break
+    path = save_record(env.record(g, finished=True), tmp_path / "game.json")
+    out = subprocess.run([sys.executable, "-m", "dominoai.cli", "replay", str(path), "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["hands"][0]["points"] == info["points"][g, :2].tolist()
