@@ -103,7 +103,7 @@ def _hist_hand(hist, g, perm, leader):
     h[H_NHANDS] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hist_move(hist, g, code):
     if hist.shape[2] == 0:
         return
@@ -146,7 +146,7 @@ def _new_game(st, rs, rv, meta, cfg, hist, g, perm):
     _new_hand(st, rs, rv, hist, g, perm)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def margins_into(st, rv, sign, pts_off, out):
     """Each side's margin (``float64`` into ``out[:sides]``): its points
     (``st[pts_off + s]``, sign turned by ``sign``) minus the mean of the
@@ -160,7 +160,7 @@ def margins_into(st, rv, sign, pts_off, out):
         out[s] = x - (tot - x) / (ns - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _scale(x, mode):
     if mode == 1:
         if x > 0:
@@ -171,7 +171,7 @@ def _scale(x, mode):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hand_over(st, rv, meta, cfg, acc, g, marg):
     """Add the hand just finished in game g to ``acc`` (``float64``, ``(R,)``):
     the learner side's margin, or every seat's in self-play."""
@@ -205,7 +205,7 @@ def _finish(st, rv, meta, cfg, res, g, marg, hist):
             hist[g, 1, j] = hist[g, 0, j]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf):
     """The move of the built-in level ``cfg[C_OPP]`` for the seat to move:
     ``easy`` uniformly at random from the game's RNG, ``medium``
@@ -227,7 +227,7 @@ def _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf):
     return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
     """Play game g's other seats until the learner decides (returns 0) or the
     game ends (returns 1). Hand ends add to ``acc``; in match mode the
@@ -250,7 +250,7 @@ def _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, 
         K.apply_move(s, rv, ev, code)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write(st, rv, meta, cfg, g, obs, mask, a, buf):
     """Observation and mask of the seat that decides next in game g."""
     s = st[g]
@@ -264,7 +264,7 @@ def _write(st, rv, meta, cfg, g, obs, mask, a, buf):
         mask[g, buf[i]] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
             buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
     """Run game g to its learner's next decision. A game that ends is
