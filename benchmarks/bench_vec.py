@@ -38,13 +38,16 @@ import argparse
 import importlib.util
 import platform
 import random
+import shutil
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 
-def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float) -> float:
+def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float) -> dict:
     from dominoai.learn import VectorEnv
     env = VectorEnv(preset, num_envs, opponents=opponents, seat=0)
     obs, mask = env.reset(1)
@@ -52,14 +55,20 @@ def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float)
     for _ in range(3):  # compiled and warm
         obs, mask, *_ = env.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(1))
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         obs, mask, *_ = env.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(1))
         n += num_envs
-    return n / (time.perf_counter() - t0)
+    return _rates(n, t0, c0)
 
 
-def bench_openspiel(seconds: float) -> float | None:
+def _rates(n: int, t0: float, c0: float) -> dict:
+    """Steps per wall-clock second and per CPU second of this process."""
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"steps": n, "wall": n / wall, "cpu": n / max(cpu, 1e-9)}
+
+
+def bench_openspiel(seconds: float) -> dict | None:
     try:
         import pyspiel
         from open_spiel.python import games  # noqa: F401  (registers the python games)
@@ -68,7 +77,7 @@ def bench_openspiel(seconds: float) -> float | None:
     game = pyspiel.load_game("python_block_dominoes")
     rnd = random.Random(0)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         s = game.new_initial_state()
         while not s.is_terminal():
@@ -78,10 +87,10 @@ def bench_openspiel(seconds: float) -> float | None:
             else:
                 s.apply_action(rnd.choice(s.legal_actions()))
                 n += 1
-    return n / (time.perf_counter() - t0)
+    return _rates(n, t0, c0)
 
 
-def bench_pettingzoo(seconds: float) -> float | None:
+def bench_pettingzoo(seconds: float) -> dict | None:
     try:
         from dominoai.interop.pettingzoo import env as pz_env
     except ImportError:
@@ -90,7 +99,7 @@ def bench_pettingzoo(seconds: float) -> float | None:
     rng = np.random.default_rng(0)
     n = 0
     seed = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         e.reset(seed=seed)
         seed += 1
@@ -101,12 +110,17 @@ def bench_pettingzoo(seconds: float) -> float | None:
                 continue
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             n += 1
-    return n / (time.perf_counter() - t0)
+    return _rates(n, t0, c0)
 
 
-def bench_prototype(path: Path, num_envs: int, seconds: float) -> float:
-    spec = importlib.util.spec_from_file_location("vec_yardstick", path)
+def bench_prototype(path: Path, num_envs: int, seconds: float) -> dict:
+    # imported from a private copy, under a module name of its own: numba then
+    # compiles and caches it there, apart from any cache beside the original
+    tmp = Path(tempfile.mkdtemp(prefix="bench_vec_"))
+    shutil.copy(path, tmp / "vec_yardstick.py")
+    spec = importlib.util.spec_from_file_location("vec_yardstick", tmp / "vec_yardstick.py")
     mod = importlib.util.module_from_spec(spec)
+    sys.modules["vec_yardstick"] = mod
     spec.loader.exec_module(mod)
     N = num_envs
     st = np.zeros((N, 8), np.int64)
@@ -120,12 +134,88 @@ def bench_prototype(path: Path, num_envs: int, seconds: float) -> float:
         mod.step_all(st, (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1),
                      obs, mask, rew, done, mod.A, mod.B, mod.PIPMASK)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         act = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
         mod.step_all(st, act, obs, mask, rew, done, mod.A, mod.B, mod.PIPMASK)
         n += N
-    return n / (time.perf_counter() - t0)
+    return _rates(n, t0, c0)
+
+
+def profile_block(num_envs: int, reps: int = 200) -> dict:
+    """Where a step of Block 2p against ``easy`` goes, in ns per game and
+    step, each part timed alone over ``reps`` passes of the batch: numpy's
+    random masked pick, the observation (``observe_into`` + ``encode_into``),
+    the mask (``legal_moves`` written into 113 booleans), one engine move
+    (``legal_moves`` + a random pick + ``apply_move``, redealing finished
+    hands), and the whole ``step_all`` kernel."""
+    from numba import njit
+
+    from dominoai.engine import kernels as K
+    from dominoai.engine import layout as L
+    from dominoai.engine.encode import encode_into, mask_into
+    from dominoai.engine.observe import O_SIZE, observe_into
+    from dominoai.learn import VectorEnv
+    from dominoai.learn import kernels as VK
+
+    @njit(cache=True)
+    def _obs(st, rv, obs, reps):
+        a = np.zeros(O_SIZE, np.int64)
+        for _ in range(reps):
+            for g in range(st.shape[0]):
+                observe_into(st[g], rv, 0, a)
+                encode_into(a, obs[g])
+
+    @njit(cache=True)
+    def _mask(st, rv, mask, reps):
+        buf = np.zeros(L.MAX_MOVES, np.int64)
+        for _ in range(reps):
+            for g in range(st.shape[0]):
+                mask_into(st[g], rv, buf, mask[g])
+
+    @njit(cache=True)
+    def _move(st, rs, rv, reps):
+        buf = np.zeros(L.MAX_MOVES, np.int64)
+        ev = np.zeros((1, 4), np.int64)
+        perm = np.zeros(28, np.int64)
+        for _ in range(reps):
+            for g in range(st.shape[0]):
+                s = st[g]
+                if s[L.S_CUR] < 0:
+                    K.new_match(s, rv)
+                    s[L.S_LOG] = 0
+                    K.deal_perm(rs[g:g + 1], perm, 28)
+                    K.start_hand(s, rv, perm, K.rng_below(rs[g:g + 1], 2))
+                n = K.legal_moves(s, rv, buf)
+                K.apply_move(s, rv, ev, buf[K.rng_below(rs[g:g + 1], n)])
+
+    env = VectorEnv("block", num_envs, opponents="easy")
+    obs, mask = env.reset(1)
+    rng = np.random.default_rng(0)
+    out = {}
+
+    def timed(name, f):
+        f(1)
+        t0 = time.perf_counter()
+        f(reps)
+        out[name] = (time.perf_counter() - t0) / reps / num_envs * 1e9
+
+    def pick(r):
+        for _ in range(r):
+            (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
+    timed("numpy pick", pick)
+    timed("observation", lambda r: _obs(env._st, env._rv, env.obs.copy(), r))
+    timed("mask", lambda r: _mask(env._st, env._rv, env.mask.copy(), r))
+    st, rs = env._st.copy(), env._rs.copy()
+    timed("one engine move", lambda r: _move(st, rs, env._rv, r))
+
+    def step(r):
+        for _ in range(r):
+            a = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
+            VK.step_all(env._st, env._rs, env._rv, env._meta, env._cfg, env._hw, a, env._all, 0.0,
+                        env.obs, env.mask, env._reward, env.done, env._res, env.final_obs, env._hist)
+    timed("numpy pick + step_all", step)
+    return out
 
 
 def main(argv=None) -> int:
@@ -137,6 +227,7 @@ def main(argv=None) -> int:
     ap.add_argument("--prototype", type=Path, default=None, help="the yardstick script (optional)")
     ap.add_argument("--core", type=int, default=None, help="the core to pin to (default: the least busy)")
     ap.add_argument("--out", type=Path, default=Path("results/bench_vec.json"))
+    ap.add_argument("--profile", action="store_true", help="also time the parts of a Block step")
     args = ap.parse_args(argv)
     if args.num_envs < 1 or args.seconds <= 0:
         ap.error("--num-envs and --seconds must be positive")
@@ -153,17 +244,24 @@ def main(argv=None) -> int:
     for preset in args.presets:
         for opp in args.opponents:
             res[f"vec_{preset}_{opp}"] = bench_vector_env(preset, opp, args.num_envs, args.seconds)
-    base_os, base_pz, base_y = res["openspiel_block"], res["pettingzoo_block"], res.get("yardstick")
+    def cpu(k):
+        return res[k]["cpu"] if res.get(k) else None
+    base_os, base_pz, base_y = cpu("openspiel_block"), cpu("pettingzoo_block"), cpu("yardstick")
 
     def ratio(x, b):
         return f"{x / b:,.1f}x" if b else "-"
     for k, v in res.items():
         if v is None:
             continue
-        rows.append([k, f"{v:,.0f}", ratio(v, base_os), ratio(v, base_pz),
-                     f"{v / base_y:.2f}x" if base_y else "-"])
+        rows.append([k, f"{v['wall']:,.0f}", f"{v['cpu']:,.0f}", ratio(v["cpu"], base_os),
+                     ratio(v["cpu"], base_pz), f"{v['cpu'] / base_y:.2f}x" if base_y else "-"])
     print(f"agent steps/s on core {core}, {args.num_envs} envs, {args.seconds:g} s each")
-    print_table(["env", "steps/s", "vs openspiel", "vs pettingzoo", "vs yardstick"], rows)
+    print("ratios are of steps per CPU second (the process's own CPU time), steadier on a shared core")
+    print_table(["env", "steps/s wall", "steps/CPU s", "vs openspiel", "vs pettingzoo", "vs yardstick"], rows)
+    if args.profile:
+        prof = out["profile_block_easy_ns"] = profile_block(args.num_envs)
+        print("Block 2p vs easy, ns per game and step, each part alone:")
+        print_table(["part", "ns"], [[k, f"{v:,.0f}"] for k, v in prof.items()])
     write_json(args.out, out)
     return 0
 

@@ -319,3 +319,15 @@ def test_a_record_of_the_batch_replays_with_the_command(tmp_path):
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert got["hands"][0]["points"] == info["points"][g, :2].tolist()
+
+
+def test_the_docs_random_agent_runs(capsys):
+    """docs/learning.md's random agent runs as written and prints its margin."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "learning.md").read_text()
+    block = text.split("## A random agent", 1)[1]
+    code = re.findall(r"```python\n(.+?)```", block, re.S)[0]
+    exec(compile(code, "docs/learning.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert re.match(r"random vs medium on Draw: [+-]\d+\.\d\d points per hand over \d+ hands", out)

@@ -37,6 +37,7 @@ from numba import njit
 
 from . import kernels as K
 from . import layout as L
+from . import observe as O
 from .observe import O_HAND, O_LINE, O_SIZE, O_UNSEEN, O_VOID
 
 __all__ = ["OBS_SIZE", "N_ACTIONS", "RAW_FIELDS", "RAW_NAMES", "encode_into", "encode",
@@ -52,7 +53,6 @@ OBS_SIZE = F_RAW + len(RAW_FIELDS)
 
 
 def _raw_names() -> tuple:
-    from . import observe as O
     names = {}
     for k, v in vars(O).items():
         if k.startswith("O_") and k != "O_SIZE":

@@ -36,8 +36,12 @@ from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
 from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, encode_into
 from dominoai.engine.observe import O_SIZE, observe_into
+from dominoai.game import Match
 from dominoai.learn.kernels import game_key
+from dominoai.moves import Move, events_from_rows
+from dominoai.records import record_from_match
 from dominoai.rules import PRESETS, get_rules
+from dominoai.tiles import Tile
 
 __all__ = ["env", "DominoEnv"]
 
@@ -167,9 +171,6 @@ class DominoEnv(AECEnv):
     def record(self) -> dict:
         """The hand so far as a ``dominoai.record/1`` dict (deal, boneyard,
         leader and every choice), which ``dominoai replay`` accepts."""
-        from dominoai.game import Match
-        from dominoai.moves import Move
-        from dominoai.records import record_from_match
         r = self.rules
         perm = self._perm.tolist()
         hs, n = r.hand_size, r.players
@@ -180,8 +181,6 @@ class DominoEnv(AECEnv):
         return record_from_match(m, seats=self.possible_agents)
 
     def render(self):
-        from dominoai.moves import events_from_rows
-        from dominoai.tiles import Tile
         st = self._st
         hands = " | ".join(" ".join(str(Tile(t)) for t in range(28) if int(st[L.S_HAND + s]) >> t & 1) or "-"
                            for s in range(self.rules.players))

@@ -11,11 +11,6 @@ the ones the OpenSpiel and PettingZoo wrappers use.
 """
 from __future__ import annotations
 
+from .env import OPPONENTS, VectorEnv
+
 __all__ = ["VectorEnv", "OPPONENTS"]
-
-
-def __getattr__(name):
-    if name in __all__:
-        from . import env
-        return getattr(env, name)
-    raise AttributeError(f"module 'dominoai.learn' has no attribute {name!r}")

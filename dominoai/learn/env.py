@@ -3,9 +3,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bots.base import make_bot
+from ..bots.hard import DEFAULT_WEIGHTS
+from ..bots.spec import parse_spec
 from ..engine import layout as L
-from ..engine.encode import N_ACTIONS, OBS_SIZE
+from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
+from ..engine.observe import O_SIZE, observe_into
 from ..errors import InputError, check_int, check_number
+from ..game import Match
+from ..moves import Move
+from ..records import record_from_match
 from ..rules import PRESETS, Rules, get_rules
 from . import kernels as VK
 
@@ -84,8 +91,6 @@ class VectorEnv:
         hw = None
         opp = 0
         if opponents is not None:
-            from ..bots.base import make_bot
-            from ..bots.spec import parse_spec
             name, params = parse_spec(str(opponents))
             if name not in OPPONENTS:
                 raise InputError("opponents", opponents, f"opponents must be one of {', '.join(OPPONENTS)} "
@@ -96,7 +101,6 @@ class VectorEnv:
             if name == "hard":
                 hw = make_bot(str(opponents)).weight_vector
         if hw is None:
-            from ..bots.hard import DEFAULT_WEIGHTS
             hw = DEFAULT_WEIGHTS.copy()
         if self.selfplay:
             seat_code = -2
@@ -240,8 +244,6 @@ class VectorEnv:
 
         :raises InputError: a game index or seat out of range.
         """
-        from ..engine.encode import encode
-        from ..engine.observe import O_SIZE, observe_into
         i = check_int("i", i, 0, self.num_envs - 1)
         seat = check_int("seat", seat, 0, self.players - 1)
         a = np.zeros(O_SIZE, np.int64)
@@ -292,9 +294,6 @@ class VectorEnv:
             there is no such game yet, or it outgrew the history (more than
             64 hands, or 48 choices in a hand).
         """
-        from ..game import Match
-        from ..moves import Move
-        from ..records import record_from_match
         r = self.rules
         hs, n = r.hand_size, r.players
         m = Match(r, seed=0)

@@ -30,6 +30,7 @@ except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("dominoai.learn.gym needs gymnasium: pip install 'dominoai[learn]'") from e
 
 from ..engine.encode import N_ACTIONS, OBS_SIZE
+from ..errors import InputError
 from .env import VectorEnv
 
 __all__ = ["GymVectorEnv", "GymEnv", "single_observation_space"]
@@ -58,7 +59,6 @@ def _info_dict(info: dict, done: np.ndarray) -> dict:
 
 def _no_selfplay(kwargs):
     if "opponents" in kwargs and kwargs["opponents"] is None:
-        from ..errors import InputError
         raise InputError("opponents", None, "the Gymnasium adapters play a learner seat: give opponents "
                          "(self-play is VectorEnv(opponents=None))")
 
