@@ -212,8 +212,7 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
     def step(r):
         for _ in range(r):
             a = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
-            VK.step_all(env._st, env._rs, env._rv, env._meta, env._cfg, env._hw, a, env._all, 0.0,
-                        env.obs, env.mask, env._reward, env.done, env._res, env.final_obs, env._hist)
+            VK.step_all(env._games, env._out, env._scratch, a, env._all, 0.0)
     timed("numpy pick + step_all", step)
     return out
 

@@ -141,6 +141,9 @@ class VectorEnv:
         hsize = (VK.H_SIZE if self.match else VK.H_SIZE_HAND) if history else 0
         self._hist = np.zeros((N, 2, hsize), np.int64)
         self._all = np.ones(N, np.bool_)
+        self._games = VK.Games(self._st, self._rs, self._meta, self._hist, self._rv, cfg, self._hw)
+        self._out = VK.Outputs(self.obs, self.mask, self._reward, self.done, self._res, self.final_obs)
+        self._scratch = VK.new_scratch(self._reward.shape[1])
         self._seed = seed
         self._ready = False
 
@@ -165,9 +168,7 @@ class VectorEnv:
             seed = self._seed
         seed = check_int("seed", seed, 0)
         self._seed = seed
-        VK.reset_all(self._st, self._rs, self._rv, self._meta, self._cfg, self._hw, np.int64(seed),
-                     np.int64(self.first_index), self.obs, self.mask, self._reward, self.done,
-                     self._res, self.final_obs, self._hist)
+        VK.reset_all(self._games, self._out, self._scratch, np.int64(seed), np.int64(self.first_index))
         self._ready = True
         return self.obs, self.mask
 
@@ -207,9 +208,7 @@ class VectorEnv:
                 legal = np.flatnonzero(self.mask[g]).tolist()
                 raise InputError("actions", int(act[g]), f"illegal action {int(act[g])} in game {g}; "
                                  f"its legal actions are {legal}; no game was stepped")
-        VK.step_all(self._st, self._rs, self._rv, self._meta, self._cfg, self._hw, act, on,
-                    float(self.penalty), self.obs, self.mask, self._reward, self.done, self._res,
-                    self.final_obs, self._hist)
+        VK.step_all(self._games, self._out, self._scratch, act, on, float(self.penalty))
         reward = self._reward if self.selfplay else self._reward[:, 0]
         return self.obs, self.mask, reward, self.done, self.info()
 

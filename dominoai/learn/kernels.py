@@ -1,25 +1,31 @@
 """The batched environment's kernels: many games stepped in one call.
 
 Every function is ``@njit(cache=True)`` and works on flat arrays, one row
-per game ``g`` (see :class:`dominoai.learn.VectorEnv` for the Python side):
+per game ``g``, grouped in three named tuples (the Python side is
+:class:`dominoai.learn.VectorEnv`):
 
-- ``st``: engine states, ``int64``, ``(N, S_SIZE)`` (:mod:`dominoai.engine.layout`);
-- ``rs``: one SplitMix64 state per game, ``uint64``, ``(N,)``, keyed by the
-  seed and the game's global index (:func:`game_key`); deals, leads by lot,
-  ``easy``'s choices and the penalty mode's replacement moves draw from it;
-- ``meta``: per-game bookkeeping, ``int64``, ``(N, M_SIZE)`` (the ``M_*`` offsets);
-- ``cfg``: the environment's settings, ``int64``, ``(C_SIZE,)`` (the ``C_*`` offsets);
-- ``hw``: ``hard``'s weights, ``float64``, ``(N_WEIGHTS,)``;
-- ``obs``/``mask``: the outputs, ``float32`` ``(N, OBS_SIZE)`` and ``bool``
-  ``(N, N_ACTIONS)``; ``reward``: ``float32``, ``(N, R)`` (R = 1 with a
-  learner seat, the player count in self-play); ``done``: ``bool``, ``(N,)``;
-- ``res``: the result of each game finished in the last call, ``float64``,
-  ``(N, RES_SIZE)`` (the ``RES_*`` offsets);
-- ``hist``: optional history, ``int64``, ``(N, 2, H_SIZE)``: slot 0 the game
-  in play, slot 1 the last finished one (deals, leaders and every choice
-  made, for :meth:`VectorEnv.record`); shape ``(N, 2, 0)`` keeps none.
+- :class:`Games`, the games and how they are played: ``st`` the engine
+  states (``int64``, ``(N, S_SIZE)``, :mod:`dominoai.engine.layout`); ``rs``
+  one SplitMix64 state per game (``uint64``, ``(N,)``, keyed by the seed and
+  the game's global index, :func:`game_key`; deals, leads by lot, ``easy``'s
+  choices and the penalty mode's moves draw from it); ``meta`` per-game
+  bookkeeping (``int64``, ``(N, M_SIZE)``, the ``M_*`` offsets); ``hist``
+  the optional history (``int64``, ``(N, 2, H)``: slot 0 the game in play,
+  slot 1 the last finished one, deals, leaders and every choice; ``H`` = 0
+  keeps none); ``rv`` the rules vector; ``cfg`` the settings (``int64``,
+  ``(C_SIZE,)``, the ``C_*`` offsets); ``hw`` ``hard``'s weights
+  (``float64``, ``(N_WEIGHTS,)``);
+- :class:`Outputs`: ``obs`` (``float32``, ``(N, OBS_SIZE)``), ``mask``
+  (``bool``, ``(N, N_ACTIONS)``), ``reward`` (``float32``, ``(N, R)``: R = 1
+  with a learner seat, the player count in self-play), ``done`` (``bool``,
+  ``(N,)``), ``res`` the result of each game finished in the last call
+  (``float64``, ``(N, RES_SIZE)``, the ``RES_*`` offsets) and ``final`` its
+  last observation (``float32``, ``(N, OBS_SIZE)``);
+- :class:`Scratch`: work arrays allocated once per env (:func:`new_scratch`).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -30,6 +36,44 @@ from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode_into
 from ..engine.observe import O_SIZE, observe_into, state_from_observation
+
+class Games(NamedTuple):
+    """The games of a batch and their settings (module docstring)."""
+    st: np.ndarray
+    rs: np.ndarray
+    meta: np.ndarray
+    hist: np.ndarray
+    rv: np.ndarray
+    cfg: np.ndarray
+    hw: np.ndarray
+
+
+class Outputs(NamedTuple):
+    """What a call writes (module docstring)."""
+    obs: np.ndarray
+    mask: np.ndarray
+    reward: np.ndarray
+    done: np.ndarray
+    res: np.ndarray
+    final: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """Work arrays: a move buffer, an observation array, a state, ``hard``'s
+    scratch (``feats``, ``vals``, ``wi``, ``wf``), margins, a deal, a reward
+    accumulator and an unused event log (the states log no events)."""
+    buf: np.ndarray
+    a: np.ndarray
+    tmp: np.ndarray
+    feats: np.ndarray
+    vals: np.ndarray
+    wi: np.ndarray
+    wf: np.ndarray
+    marg: np.ndarray
+    perm: np.ndarray
+    acc: np.ndarray
+    ev: np.ndarray
+
 
 # ---- cfg offsets
 C_PLAYERS = 0
@@ -86,7 +130,7 @@ def game_key(seed, index):
     return K.rng_next(rs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hist_hand(hist, g, perm, leader):
     """Start a new hand in game g's history (slot 0)."""
     if hist.shape[2] == 0:
@@ -120,30 +164,38 @@ def _hist_move(hist, g, code):
 
 
 @njit(cache=True)
-def _new_hand(st, rs, rv, hist, g, perm):
+def new_scratch(n_reward):
+    """A :class:`Scratch` for rewards of ``n_reward`` columns."""
+    feats, vals, wi, wf = hard_scratch()
+    return Scratch(np.zeros(L.MAX_MOVES, np.int64), np.zeros(O_SIZE, np.int64),
+                   np.zeros(L.S_SIZE, np.int64), feats, vals, wi, wf, np.zeros(4, np.float64),
+                   np.zeros(28, np.int64), np.zeros(n_reward, np.float64), np.zeros((1, 4), np.int64))
+
+
+@njit(cache=True, inline="always")
+def _new_hand(G, x, g):
     """Deal the next hand of game g's match from its RNG and start it."""
-    n = rv[L.R_PLAYERS]
-    r = rs[g:g + 1]
-    K.deal_perm(r, perm, 28)
-    leader = K.rng_below(r, n)
-    got = K.start_hand(st[g], rv, perm, leader)
-    _hist_hand(hist, g, perm, got)
+    r = G.rs[g:g + 1]
+    K.deal_perm(r, x.perm, 28)
+    leader = K.rng_below(r, G.rv[L.R_PLAYERS])
+    got = K.start_hand(G.st[g], G.rv, x.perm, leader)
+    _hist_hand(G.hist, g, x.perm, got)
 
 
-@njit(cache=True)
-def _new_game(st, rs, rv, meta, cfg, hist, g, perm):
+@njit(cache=True, inline="always")
+def _new_game(G, x, g):
     """A fresh match in game g: the learner's seat, then the first hand."""
-    K.new_match(st[g], rv)
-    st[g, L.S_LOG] = 0
-    seat = cfg[C_SEAT]
+    K.new_match(G.st[g], G.rv)
+    G.st[g, L.S_LOG] = 0
+    seat = G.cfg[C_SEAT]
     if seat == -1:
-        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
-    meta[g, M_SEAT] = seat
-    meta[g, M_DECIDED] = 0
-    if hist.shape[2] > 0:
-        hist[g, 0, H_NHANDS] = 0
-        hist[g, 0, H_OVER] = 0
-    _new_hand(st, rs, rv, hist, g, perm)
+        seat = (G.meta[g, M_INDEX] + G.meta[g, M_GAMES]) % G.cfg[C_PLAYERS]
+    G.meta[g, M_SEAT] = seat
+    G.meta[g, M_DECIDED] = 0
+    if G.hist.shape[2] > 0:
+        G.hist[g, 0, H_NHANDS] = 0
+        G.hist[g, 0, H_OVER] = 0
+    _new_hand(G, x, g)
 
 
 @njit(cache=True, inline="always")
@@ -156,169 +208,168 @@ def margins_into(st, rv, sign, pts_off, out):
     for s in range(ns):
         tot += sign * st[pts_off + s]
     for s in range(ns):
-        x = sign * st[pts_off + s]
-        out[s] = x - (tot - x) / (ns - 1)
+        v = sign * st[pts_off + s]
+        out[s] = v - (tot - v) / (ns - 1)
 
 
 @njit(cache=True, inline="always")
-def _scale(x, mode):
+def _scale(v, mode):
     if mode == 1:
-        if x > 0:
+        if v > 0:
             return 1.0
-        if x < 0:
+        if v < 0:
             return -1.0
         return 0.0
-    return x
+    return v
 
 
 @njit(cache=True, inline="always")
-def _hand_over(st, rv, meta, cfg, acc, g, marg):
-    """Add the hand just finished in game g to ``acc`` (``float64``, ``(R,)``):
-    the learner side's margin, or every seat's in self-play."""
-    margins_into(st[g], rv, cfg[C_SIGN], L.S_POINTS, marg)
+def _hand_over(G, x, g):
+    """Add the hand just finished in game g to ``x.acc``: the learner
+    side's margin, or every seat's in self-play."""
+    cfg = G.cfg
+    margins_into(G.st[g], G.rv, cfg[C_SIGN], L.S_POINTS, x.marg)
     if cfg[C_SEAT] == -2:
         for p in range(cfg[C_PLAYERS]):
-            acc[p] += _scale(marg[K.side_of(rv, p)], cfg[C_SCALE])
+            x.acc[p] += _scale(x.marg[K.side_of(G.rv, p)], cfg[C_SCALE])
     else:
-        acc[0] += _scale(marg[K.side_of(rv, meta[g, M_SEAT])], cfg[C_SCALE])
+        x.acc[0] += _scale(x.marg[K.side_of(G.rv, G.meta[g, M_SEAT])], cfg[C_SCALE])
 
 
-@njit(cache=True)
-def _finish(st, rv, meta, cfg, res, g, marg, hist):
-    """Write game g's result into ``res[g]`` and keep its history."""
-    s = st[g]
-    seat = meta[g, M_SEAT]
+@njit(cache=True, inline="always")
+def _finish(G, out, x, g):
+    """Write game g's result into ``out.res[g]`` and keep its history."""
+    s = G.st[g]
+    rv, cfg = G.rv, G.cfg
+    seat = G.meta[g, M_SEAT]
     side = K.side_of(rv, seat) if seat >= 0 else 0
     match = cfg[C_MATCH] == 1
     off = L.S_SCORE if match else L.S_POINTS
-    margins_into(s, rv, cfg[C_SIGN], off, marg)
+    margins_into(s, rv, cfg[C_SIGN], off, x.marg)
     ns = K.n_sides(rv)
-    res[g, RES_MARGIN] = _scale(marg[side], cfg[C_SCALE])
+    res = out.res
+    res[g, RES_MARGIN] = _scale(x.marg[side], cfg[C_SCALE])
     for k in range(4):
         res[g, RES_POINTS + k] = s[off + k] if k < ns else 0
     res[g, RES_WINNER] = s[L.S_MATCH_WINNER] if match else s[L.S_WINNER]
     res[g, RES_SEAT] = seat
     res[g, RES_HANDS] = s[L.S_HAND_NO]
     res[g, RES_STATUS] = s[L.S_STATUS]
-    if hist.shape[2] > 0:
-        for j in range(hist.shape[2]):
-            hist[g, 1, j] = hist[g, 0, j]
+    hist = G.hist
+    for j in range(hist.shape[2]):
+        hist[g, 1, j] = hist[g, 0, j]
 
 
 @njit(cache=True, inline="always")
-def _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf):
-    """The move of the built-in level ``cfg[C_OPP]`` for the seat to move:
-    ``easy`` uniformly at random from the game's RNG, ``medium``
-    (:func:`~dominoai.bots.pimc.rollouts.medium_move`, the same choice as
-    :func:`~dominoai.bots.simple.medium_pick`), ``hard`` with the weights
-    ``hw`` on the seat's observation only, as :class:`~dominoai.bots.hard.HardBot` plays."""
+def _opponent(G, x, g, n):
+    """The move of the built-in level ``cfg[C_OPP]`` for the seat to move
+    among ``x.buf[:n]``: ``easy`` uniformly at random from the game's RNG,
+    ``medium`` (:func:`~dominoai.bots.pimc.rollouts.medium_move`, the same
+    choice as :func:`~dominoai.bots.simple.medium_pick`), ``hard`` with the
+    weights ``hw`` on the seat's observation only, as
+    :class:`~dominoai.bots.hard.HardBot` plays."""
+    buf = x.buf
     if n == 1:
         return buf[0]
-    opp = cfg[C_OPP]
-    s = st[g]
+    opp = G.cfg[C_OPP]
+    s = G.st[g]
     if opp == OPP_EASY:
-        return buf[K.rng_below(rs[g:g + 1], n)]
+        return buf[K.rng_below(G.rs[g:g + 1], n)]
     if opp == OPP_MEDIUM:
-        return medium_move(s, rv, buf, n, tmp)
-    observe_into(s, rv, s[L.S_CUR], a)
+        return medium_move(s, G.rv, buf, n, x.tmp)
+    observe_into(s, G.rv, s[L.S_CUR], x.a)
+    tmp = x.tmp
     for q in range(L.S_SIZE):
         tmp[q] = 0
-    state_from_observation(a, rv[L.R_PLAYERS], tmp)
-    return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
+    state_from_observation(x.a, G.rv[L.R_PLAYERS], tmp)
+    return buf[hard_eval_into(tmp, G.rv, x.a, buf, n, G.hw, x.feats, x.vals, x.wi, x.wf)]
 
 
 @njit(cache=True, inline="always")
-def _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
+def _run(G, x, g):
     """Play game g's other seats until the learner decides (returns 0) or the
-    game ends (returns 1). Hand ends add to ``acc``; in match mode the
+    game ends (returns 1). Hand ends add to ``x.acc``; in match mode the
     next hand is dealt."""
-    selfplay = cfg[C_SEAT] == -2
+    selfplay = G.cfg[C_SEAT] == -2
     while True:
-        s = st[g]
+        s = G.st[g]
         cur = s[L.S_CUR]
         if cur < 0:
-            _hand_over(st, rv, meta, cfg, acc, g, marg)
-            if cfg[C_MATCH] == 0 or s[L.S_MATCH_OVER]:
+            _hand_over(G, x, g)
+            if G.cfg[C_MATCH] == 0 or s[L.S_MATCH_OVER]:
                 return 1
-            _new_hand(st, rs, rv, hist, g, perm)
+            _new_hand(G, x, g)
             continue
-        if selfplay or cur == meta[g, M_SEAT]:
+        if selfplay or cur == G.meta[g, M_SEAT]:
             return 0
-        n = K.legal_moves(s, rv, buf)
-        code = _opponent(st, rs, rv, cfg, hw, g, buf, n, a, tmp, feats, vals, wi, wf)
-        _hist_move(hist, g, code)
-        K.apply_move(s, rv, ev, code)
+        n = K.legal_moves(s, G.rv, x.buf)
+        code = _opponent(G, x, g, n)
+        _hist_move(G.hist, g, code)
+        K.apply_move(s, G.rv, x.ev, code)
 
 
 @njit(cache=True, inline="always")
-def _write(st, rv, meta, cfg, g, obs, mask, a, buf):
+def _write(G, out, x, g):
     """Observation and mask of the seat that decides next in game g."""
-    s = st[g]
-    seat = s[L.S_CUR] if cfg[C_SEAT] == -2 else meta[g, M_SEAT]
-    observe_into(s, rv, seat, a)
-    encode_into(a, obs[g])
+    s = G.st[g]
+    seat = s[L.S_CUR] if G.cfg[C_SEAT] == -2 else G.meta[g, M_SEAT]
+    observe_into(s, G.rv, seat, x.a)
+    encode_into(x.a, out.obs[g])
+    mask = out.mask
     for i in range(N_ACTIONS):
         mask[g, i] = False
-    n = K.legal_moves(s, rv, buf)
+    n = K.legal_moves(s, G.rv, x.buf)
     for i in range(n):
-        mask[g, buf[i]] = True
+        mask[g, x.buf[i]] = True
 
 
 @njit(cache=True, inline="always")
-def _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
-            buf, a, tmp, feats, vals, wi, wf, marg, perm, ev):
+def _settle(G, out, x, g):
     """Run game g to its learner's next decision. A game that ends is
-    finished (``done[g]``, its result in ``res[g]``, its last observation in
-    ``final[g]``) and replaced by a fresh one, run in turn. A fresh game that
-    ends before the learner's first decision is no episode: it counts in
-    ``meta[g, M_SKIPPED]`` and its reward is dropped."""
+    finished (``out.done[g]``, its result in ``out.res[g]``, its last
+    observation in ``out.final[g]``) and replaced by a fresh one, run in
+    turn. A fresh game that ends before the learner's first decision is no
+    episode: it counts in ``meta[g, M_SKIPPED]`` and its reward is dropped."""
+    meta = G.meta
+    acc = x.acc
     while True:
         for p in range(acc.shape[0]):
             acc[p] = 0.0
-        ended = _run(st, rs, rv, meta, cfg, hw, acc, hist, g, buf, a, tmp, feats, vals, wi, wf,
-                     marg, perm, ev)
-        if ended and meta[g, M_DECIDED] == 0 and cfg[C_SEAT] != -2:
+        ended = _run(G, x, g)
+        if ended and meta[g, M_DECIDED] == 0 and G.cfg[C_SEAT] != -2:
             meta[g, M_SKIPPED] += 1
             meta[g, M_GAMES] += 1
         else:
             for p in range(acc.shape[0]):
-                reward[g, p] += acc[p]
+                out.reward[g, p] += acc[p]
             if not ended:
                 return
-            done[g] = True
-            _finish(st, rv, meta, cfg, res, g, marg, hist)
+            out.done[g] = True
+            _finish(G, out, x, g)
             meta[g, M_GAMES] += 1
             seat = meta[g, M_SEAT]
-            observe_into(st[g], rv, seat if seat >= 0 else 0, a)
-            encode_into(a, final[g])
-        _new_game(st, rs, rv, meta, cfg, hist, g, perm)
+            observe_into(G.st[g], G.rv, seat if seat >= 0 else 0, x.a)
+            encode_into(x.a, out.final[g])
+        _new_game(G, x, g)
 
 
 @njit(cache=True)
-def reset_all(st, rs, rv, meta, cfg, hw, seed, first, obs, mask, reward, done, res, final, hist):
+def reset_all(G, out, x, seed, first):
     """Start a fresh game in every row: game g's RNG is :func:`game_key`
     (``seed``, ``first + g``), then it runs to the learner's first decision
     and its observation and mask are written."""
-    feats, vals, wi, wf = hard_scratch()
-    buf = np.zeros(L.MAX_MOVES, np.int64)
-    a = np.zeros(O_SIZE, np.int64)
-    tmp = np.zeros(L.S_SIZE, np.int64)
-    marg = np.zeros(4, np.float64)
-    perm = np.zeros(28, np.int64)
-    acc = np.zeros(reward.shape[1], np.float64)
-    ev = np.zeros((1, 4), np.int64)  # never written: the states do not log events
-    for g in range(st.shape[0]):
+    meta = G.meta
+    for g in range(G.st.shape[0]):
         meta[g, M_INDEX] = first + g
         meta[g, M_GAMES] = 0
         meta[g, M_SKIPPED] = 0
-        rs[g] = game_key(seed, first + g)
-        done[g] = False
-        for p in range(reward.shape[1]):
-            reward[g, p] = 0.0
-        _new_game(st, rs, rv, meta, cfg, hist, g, perm)
-        _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
-                buf, a, tmp, feats, vals, wi, wf, marg, perm, ev)
-        _write(st, rv, meta, cfg, g, obs, mask, a, buf)
+        G.rs[g] = game_key(seed, first + g)
+        out.done[g] = False
+        for p in range(out.reward.shape[1]):
+            out.reward[g, p] = 0.0
+        _new_game(G, x, g)
+        _settle(G, out, x, g)
+        _write(G, out, x, g)
 
 
 @njit(cache=True)
@@ -328,47 +379,38 @@ def first_illegal(actions, active, mask):
     (``bool``, ``(N,)``); -1 when all are legal."""
     for g in range(actions.shape[0]):
         if active[g]:
-            x = actions[g]
-            if x < 0 or x >= N_ACTIONS or not mask[g, x]:
+            v = actions[g]
+            if v < 0 or v >= N_ACTIONS or not mask[g, v]:
                 return g
     return -1
 
 
 @njit(cache=True)
-def step_all(st, rs, rv, meta, cfg, hw, actions, active, penalty,
-             obs, mask, reward, done, res, final, hist):
+def step_all(G, out, x, actions, active, penalty):
     """One decision in every ``active`` game: ``actions[g]`` (``int64``), a
-    legal id of ``mask[g]`` (the caller checked it, or penalty mode:
+    legal id of ``out.mask[g]`` (the caller checked it, or penalty mode:
     an illegal id is replaced by a uniformly random legal move from the
     game's RNG and ``penalty`` is subtracted from that seat's reward). Then
     every game runs to the learner's next decision (finished games start
-    again) and ``obs``, ``mask``, ``reward``, ``done``, ``res`` are written.
-    Inactive games are left as they are, with reward 0 and done False."""
-    feats, vals, wi, wf = hard_scratch()
-    buf = np.zeros(L.MAX_MOVES, np.int64)
-    a = np.zeros(O_SIZE, np.int64)
-    tmp = np.zeros(L.S_SIZE, np.int64)
-    marg = np.zeros(4, np.float64)
-    perm = np.zeros(28, np.int64)
-    acc = np.zeros(reward.shape[1], np.float64)
-    ev = np.zeros((1, 4), np.int64)
-    selfplay = cfg[C_SEAT] == -2
-    for g in range(st.shape[0]):
-        for p in range(reward.shape[1]):
-            reward[g, p] = 0.0
-        done[g] = False
+    again) and the outputs are written. Inactive games are left as they
+    are, with reward 0 and done False."""
+    selfplay = G.cfg[C_SEAT] == -2
+    meta = G.meta
+    for g in range(G.st.shape[0]):
+        for p in range(out.reward.shape[1]):
+            out.reward[g, p] = 0.0
+        out.done[g] = False
         meta[g, M_SKIPPED] = 0
         if not active[g]:
             continue
-        s = st[g]
-        x = actions[g]
-        if x < 0 or x >= N_ACTIONS or not mask[g, x]:
-            n = K.legal_moves(s, rv, buf)
-            x = buf[K.rng_below(rs[g:g + 1], n)]
-            reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
-        _hist_move(hist, g, x)
-        K.apply_move(s, rv, ev, x)
+        s = G.st[g]
+        v = actions[g]
+        if v < 0 or v >= N_ACTIONS or not out.mask[g, v]:
+            n = K.legal_moves(s, G.rv, x.buf)
+            v = x.buf[K.rng_below(G.rs[g:g + 1], n)]
+            out.reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
+        _hist_move(G.hist, g, v)
+        K.apply_move(s, G.rv, x.ev, v)
         meta[g, M_DECIDED] += 1
-        _settle(st, rs, rv, meta, cfg, hw, reward, done, res, final, hist, g, acc,
-                buf, a, tmp, feats, vals, wi, wf, marg, perm, ev)
-        _write(st, rv, meta, cfg, g, obs, mask, a, buf)
+        _settle(G, out, x, g)
+        _write(G, out, x, g)
