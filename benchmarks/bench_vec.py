@@ -225,7 +225,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per measurement")
     ap.add_argument("--prototype", type=Path, default=None, help="the yardstick script (optional)")
     ap.add_argument("--core", type=int, default=None, help="the core to pin to (default: the least busy)")
-    ap.add_argument("--out", type=Path, default=Path("results/bench_vec.json"))
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/vec.json"))
     ap.add_argument("--profile", action="store_true", help="also time the parts of a Block step")
     args = ap.parse_args(argv)
     if args.num_envs < 1 or args.seconds <= 0:
