@@ -331,3 +331,36 @@ def test_the_docs_random_agent_runs(capsys):
     exec(compile(code, "docs/learning.md", "exec"), {})
     out = capsys.readouterr().out
     assert re.match(r"random vs medium on Draw: [+-]\d+\.\d\d points per hand over \d+ hands", out)
+
+
+def test_sign_rewards_and_a_fixed_seat():
+    """reward="sign": each finished hand gives the sign of the learner
+    side's margin; the learner keeps the seat it was given."""
+    pts = VectorEnv("draw", 8, players=3, opponents="easy", seat=2, seed=8)
+    sgn = VectorEnv("draw", 8, players=3, opponents="easy", seat=2, seed=8, reward="sign")
+    o1, m1 = pts.reset()
+    o2, m2 = sgn.reset()
+    rng = np.random.default_rng(8)
+    ends = 0
+    for _ in range(25):
+        assert (pts.learner_seat == 2).all() and np.array_equal(o1, o2)
+        a = _random_actions(rng, m1)
+        o1, m1, r1, d1, i1 = pts.step(a)
+        o2, m2, r2, d2, i2 = sgn.step(a)
+        assert np.array_equal(d1, d2)
+        assert np.array_equal(r2, np.sign(r1))
+        ends += int(d1.sum())
+        assert (i1["learner_seat"][d1] == 2).all()
+    assert ends >= 8
+
+
+def test_gym_vector_info_marks_the_finished_games():
+    pytest.importorskip("gymnasium", reason="the Gymnasium adapters need gymnasium ([learn])")
+    from dominoai.learn.gym import GymVectorEnv
+    v = GymVectorEnv("block", 4, opponents="easy")
+    obs, _ = v.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        obs, r, term, trunc, info = v.step(_random_actions(rng, obs["action_mask"].astype(bool)))
+        assert np.array_equal(info["_margin"], term)
+        assert np.allclose(info["margin"][term], r[term])

@@ -176,8 +176,11 @@ def new_scratch(n_reward):
 def _new_hand(G, x, g):
     """Deal the next hand of game g's match from its RNG and start it."""
     r = G.rs[g:g + 1]
-    K.deal_perm(r, x.perm, 28)
-    leader = K.rng_below(r, G.rv[L.R_PLAYERS])
+    rv = G.rv
+    n = rv[L.R_PLAYERS]
+    # only the dealt tiles need a random order where nobody draws
+    K.deal_perm(r, x.perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
+    leader = K.rng_below(r, n)
     got = K.start_hand(G.st[g], G.rv, x.perm, leader)
     _hist_hand(G.hist, g, x.perm, got)
 
