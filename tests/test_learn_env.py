@@ -267,7 +267,7 @@ def test_bad_arguments_are_one_line_input_errors():
     for kw, field in [({"variant": "blok"}, "variant"), ({"players": 5}, "players"),
                       ({"opponents": "insane"}, "opponents"), ({"seat": 2}, "seat"),
                       ({"num_envs": 0}, "num_envs"), ({"reward": "x"}, "reward"),
-                      ({"illegal": "ignore"}, "illegal")]:
+                      ({"illegal": "ignore"}, "illegal"), ({"seed": -1}, "seed")]:
         with pytest.raises(InputError) as err:
             VectorEnv(**{"variant": "block", **kw})
         assert err.value.field == field and "\n" not in str(err.value)
@@ -364,3 +364,14 @@ def test_gym_vector_info_marks_the_finished_games():
         obs, r, term, trunc, info = v.step(_random_actions(rng, obs["action_mask"].astype(bool)))
         assert np.array_equal(info["_margin"], term)
         assert np.allclose(info["margin"][term], r[term])
+
+
+def test_resets_without_a_seed_deal_new_games_reproducibly():
+    a = VectorEnv("draw", 4, opponents="easy", seed=21)
+    b = VectorEnv("draw", 4, opponents="easy", seed=21)
+    first = a.reset()[0].copy()
+    assert np.array_equal(first, VectorEnv("draw", 4, opponents="easy").reset(21)[0])
+    second = a.reset()[0].copy()
+    assert not np.array_equal(first, second)
+    b.reset()
+    assert np.array_equal(b.reset()[0], second)

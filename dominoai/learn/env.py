@@ -144,7 +144,9 @@ class VectorEnv:
         self._games = VK.Games(self._st, self._rs, self._meta, self._hist, self._rv, cfg, self._hw)
         self._out = VK.Outputs(self.obs, self.mask, self._reward, self.done, self._res, self.final_obs)
         self._scratch = VK.new_scratch(self._reward.shape[1])
-        self._seed = seed
+        self._seed = check_int("seed", seed, 0)
+        self._next_seeds = np.random.default_rng(self._seed)
+        self._resets = 0
         self._ready = False
 
     # ------------------------------------------------------------------ API
@@ -161,13 +163,16 @@ class VectorEnv:
     def reset(self, seed: int | None = None):
         """Start a fresh game in every env; returns ``(obs, mask)`` (views of
         the env's buffers, overwritten by the next call: copy to keep them).
+        ``seed`` None: the constructor's seed at the first reset, then seeds
+        drawn from a generator seeded by it, so each reset deals new games
+        and a run is reproducible.
 
         :raises InputError: a seed that is not a non-negative integer.
         """
         if seed is None:
-            seed = self._seed
+            seed = self._seed if self._resets == 0 else int(self._next_seeds.integers(2**62))
         seed = check_int("seed", seed, 0)
-        self._seed = seed
+        self._resets += 1
         VK.reset_all(self._games, self._out, self._scratch, np.int64(seed), np.int64(self.first_index))
         self._ready = True
         return self.obs, self.mask
