@@ -8,6 +8,7 @@ from ..bots.hard import DEFAULT_WEIGHTS
 from ..bots.spec import parse_spec
 from ..engine import layout as L
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
+from ..engine.fast import in_block2_shape
 from ..engine.observe import O_SIZE, observe_into
 from ..errors import InputError, check_int, check_number
 from ..game import Match
@@ -58,7 +59,11 @@ class VectorEnv:
     first bad game and its action, no game changed); ``illegal="penalty"``
     replaces it by a random legal move and subtracts ``penalty`` from the
     reward. ``history=True`` keeps each game's deals and moves for
-    :meth:`record`.
+    :meth:`record`. ``fast_moves`` (default True) plays the moves of rules
+    in the block2 shape (two seats, no drawing, spinner, end scoring or
+    replacement: Block and Express for two) with a fused copy of the
+    engine's move kernel, which gives the same states; False uses the
+    engine's kernel everywhere.
 
     A fresh game in which the learner never decides (it cannot play at any
     of its turns before the hand ends: rare) is not an episode; it is played
@@ -71,7 +76,7 @@ class VectorEnv:
     def __init__(self, variant: str | Rules = "block", num_envs: int = 1024, players: int | None = None,
                  opponents: str | None = "hard", seat: int | str = 0, match: bool = False,
                  reward: str = "points", illegal: str = "raise", penalty: float = 1.0,
-                 seed: int = 0, first_index: int = 0, history: bool = False):
+                 seed: int = 0, first_index: int = 0, history: bool = False, fast_moves: bool = True):
         if isinstance(variant, Rules):
             rules = variant if players is None else get_rules(variant, players=players)
         else:
@@ -124,6 +129,7 @@ class VectorEnv:
         cfg[VK.C_ILLEGAL] = int(illegal == "penalty")
         cfg[VK.C_SIGN] = -1 if rules.low_is_good else 1
         cfg[VK.C_SCALE] = int(reward == "sign")
+        cfg[VK.C_BLOCK2] = int(bool(fast_moves) and bool(in_block2_shape(rules.vector())))
         self._cfg = cfg
         self._hw = np.ascontiguousarray(hw, np.float64)
         self._rv = rules.vector()

@@ -36,6 +36,7 @@ from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode_into
 from ..engine.observe import O_SIZE, observe_into, state_from_observation
+from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
 
 class Games(NamedTuple):
     """The games of a batch and their settings (module docstring)."""
@@ -83,6 +84,7 @@ C_OPP = 3         # OPP_EASY / OPP_MEDIUM / OPP_HARD
 C_ILLEGAL = 4     # 0: an illegal action rejects the step; 1: penalty mode
 C_SIGN = 5        # -1 where low is good (Kozel), else 1
 C_SCALE = 6       # 0: reward in points; 1: the sign of the margin (-1, 0, 1)
+C_BLOCK2 = 7      # 1: the rules are in engine.fast's block2 shape (apply_block2 plays moves)
 C_SIZE = 8
 OPP_EASY, OPP_MEDIUM, OPP_HARD = 0, 1, 2
 
@@ -116,6 +118,67 @@ H_SIZE = H_MOVES + MAX_HANDS * MAX_CHOICES
 H_SIZE_HAND = H_MOVES + MAX_CHOICES  # enough for hand mode (one hand)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_HIGH = TILE_HIGH.copy()
+_LOW = TILE_LOW.copy()
+_DBL = TILE_IS_DOUBLE.copy()
+_PIPMASK = PIP_MASK.copy()
+_ONE = np.int64(1)
+_DOMINO = np.int64(L.ST_DOMINO)
+_BLOCKED = np.int64(L.ST_BLOCKED)
+
+
+@njit(cache=True, inline="always")
+def apply_block2(st, rv, move):
+    """:func:`dominoai.engine.kernels.apply_move` for rules in the block2
+    shape (:func:`dominoai.engine.fast.in_block2_shape`: two seats, no
+    drawing, no spinner, no end scoring, no replacements) on a state that
+    logs no events: the same state afterwards, field by field, with the two
+    ends and the seats' turns kept in locals. ``move`` is a legal move code."""
+    cur = st[L.S_CUR]
+    t = move >> 2
+    k = move & 3
+    st[L.S_HAND + cur] &= ~(_ONE << t)
+    hi = _HIGH[t]
+    lo = _LOW[t]
+    kind = 1 if _DBL[t] else 0
+    if st[L.S_NPLAYED] == 0:
+        if k == 1:
+            hi, lo = lo, hi
+        st[L.S_END_PIP] = hi
+        st[L.S_END_PIP + 1] = lo
+        st[L.S_END_KIND] = kind
+        st[L.S_END_KIND + 1] = kind
+        st[L.S_LEAD_TILE] = t
+    else:
+        st[L.S_END_PIP + k] = hi + lo - st[L.S_END_PIP + k]
+        st[L.S_END_KIND + k] = kind
+    st[L.S_NPLAYED] += 1
+    st[L.S_PLAYED] |= _ONE << t
+    st[L.S_MUST] = -1
+    st[L.S_LAST] = cur
+    if st[L.S_HAND + cur] == 0:
+        K.finish_hand(st, rv, _DOMINO)
+        return
+    e0 = st[L.S_END_PIP]
+    e1 = st[L.S_END_PIP + 1]
+    om = _PIPMASK[e0] | _PIPMASK[e1]
+    other = 1 - cur
+    if st[L.S_HAND + other] & om:
+        st[L.S_CUR] = other
+    elif st[L.S_HAND + cur] & om:
+        st[L.S_VOID + other] |= (_ONE << e0) | (_ONE << e1)  # a forced pass
+        st[L.S_CUR] = cur
+    else:  # nobody can play: blocked (finish_hand reads the last layer from S_CUR)
+        K.finish_hand(st, rv, _BLOCKED)
+
+
+@njit(cache=True, inline="always")
+def _apply(G, x, s, move):
+    """Make a legal move in the state ``s`` of a game of ``G``."""
+    if G.cfg[C_BLOCK2]:
+        apply_block2(s, G.rv, move)
+    else:
+        K.apply_move(s, G.rv, x.ev, move)
 
 
 @njit(cache=True)
@@ -308,7 +371,7 @@ def _run(G, x, g):
         n = K.legal_moves(s, G.rv, x.buf)
         code = _opponent(G, x, g, n)
         _hist_move(G.hist, g, code)
-        K.apply_move(s, G.rv, x.ev, code)
+        _apply(G, x, s, code)
 
 
 @njit(cache=True, inline="always")
@@ -413,7 +476,7 @@ def step_all(G, out, x, actions, active, penalty):
             v = x.buf[K.rng_below(G.rs[g:g + 1], n)]
             out.reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
         _hist_move(G.hist, g, v)
-        K.apply_move(s, G.rv, x.ev, v)
+        _apply(G, x, s, v)
         meta[g, M_DECIDED] += 1
         _settle(G, out, x, g)
         _write(G, out, x, g)
