@@ -111,9 +111,83 @@ class BotError(RuntimeError):
 
 
 # ------------------------------------------------------------------ execution
+#: how a local Ray cluster is started (no dashboard, no usage report, a small
+#: object store: the batches' tables are small)
+RAY_LOCAL = dict(include_dashboard=False, object_store_memory=80 * 2**20, log_to_driver=False)
+
+
+def _dask_client(scheduler: str | None, jobs: int):
+    """``(client, own)``: the current Dask client when it talks to
+    ``scheduler`` (or any, without one), else a new one (``own`` True) to
+    ``scheduler``, or to a local cluster of ``jobs`` worker processes."""
+    try:
+        from dask.distributed import Client, get_client
+    except ImportError:
+        raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
+    try:
+        client = get_client()
+        if not scheduler or getattr(client.scheduler, "address", None) == scheduler:
+            return client, False
+    except ValueError:
+        pass
+    if scheduler:
+        return Client(scheduler), True
+    return Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1,
+                  dashboard_address=None), True
+
+
+def _ray_init(scheduler: str | None, jobs: int) -> bool:
+    """Connect to Ray (``scheduler``: a cluster's address, else a local
+    cluster of ``jobs`` CPUs, :data:`RAY_LOCAL`) unless connected; return
+    whether this call connected. Ray's usage report is off unless the
+    environment turns it on."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("backend 'ray' needs ray: pip install 'dominoai[ray]'") from None
+    if ray.is_initialized():
+        return False
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if scheduler:
+        ray.init(address=scheduler, log_to_driver=False)
+    else:
+        ray.init(num_cpus=jobs if jobs > 0 else None, **RAY_LOCAL)
+    return True
+
+
+@contextlib.contextmanager
+def cluster_session(backend: str | None, scheduler: str | None = None, jobs: int = -1):
+    """Keep one connection to the cluster of ``backend`` (``"dask"`` or
+    ``"ray"``; anything else: nothing) open for several tournaments, so
+    that each does not connect again (:func:`~dominoai.tune.tune` plays
+    every chunk of every trial inside one).
+
+    :raises ValueError: the backend's library is missing.
+    """
+    if backend == "dask":
+        client, own = _dask_client(scheduler, jobs)
+        try:
+            yield
+        finally:
+            if own:
+                client.close()
+        return
+    if backend == "ray":
+        started = _ray_init(scheduler, jobs)
+        try:
+            yield
+        finally:
+            if started:
+                import ray
+                ray.shutdown()
+        return
+    yield
+
+
 @contextlib.contextmanager
 def _backend(backend: str | None, scheduler: str | None, jobs: int):
-    """joblib's backend switch: the local pool, or Dask / Ray clusters."""
+    """joblib's backend switch: the local pool, or Dask / Ray clusters
+    (an open :func:`cluster_session` is used)."""
     import joblib
     if backend in (None, "loky", "multiprocessing", "threading"):
         if scheduler:
@@ -121,39 +195,14 @@ def _backend(backend: str | None, scheduler: str | None, jobs: int):
         with joblib.parallel_config(backend=backend or "loky"):
             yield
         return
-    if backend == "dask":
-        try:
-            from dask.distributed import Client, get_client
-        except ImportError:
-            raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
-        own = None
-        if scheduler:
-            own = Client(scheduler)
-        else:
-            try:
-                get_client()
-            except ValueError:
-                own = Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1)
-        try:
-            with joblib.parallel_config(backend="dask"):
-                yield
-        finally:
-            if own is not None:
-                own.close()
-        return
-    if backend == "ray":
-        try:
-            import ray
+    if backend not in ("dask", "ray"):
+        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
+    with cluster_session(backend, scheduler, jobs):
+        if backend == "ray":
             from ray.util.joblib import register_ray
-        except ImportError:
-            raise ValueError("backend 'ray' needs ray: pip install 'ray[default]'") from None
-        if not ray.is_initialized():
-            ray.init(address=scheduler)
-        register_ray()
-        with joblib.parallel_config(backend="ray"):
+            register_ray()
+        with joblib.parallel_config(backend=backend):
             yield
-        return
-    raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
 
 
 def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None) -> Iterable[dict]:
@@ -353,7 +402,7 @@ def _check_backend(backend: str | None, scheduler: str | None) -> None:
     if backend not in (*_LOCAL_BACKENDS, "dask", "ray"):
         raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
     need = {"dask": ("dask.distributed", "dask[distributed]: pip install 'dominoai[dask]'"),
-            "ray": ("ray", "ray: pip install 'ray[default]'")}.get(backend)
+            "ray": ("ray", "ray: pip install 'dominoai[ray]'")}.get(backend)
     if need is not None:
         try:
             importlib.import_module(need[0])
