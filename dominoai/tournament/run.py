@@ -91,7 +91,7 @@ from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, 
 
 __all__ = [
     "TournamentSpec", "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
-    "run_tournament", "load_results", "reproduce",
+    "run_tournament", "load_results", "reproduce", "play_records", "cluster_session",
 ]
 
 
@@ -568,6 +568,35 @@ def _play(spec: TournamentSpec, jobs: int, sched, ident: str, done: set[int], pa
             warnings.simplefilter("ignore")
             results.close()
     return tables, played
+
+
+# ------------------------------------------------------------------ self-play data
+def play_records(variant: "str | Rules" = "draw", bots: Sequence = ("insane",), hands: int = 100, *,
+                 matches: int | None = None, players: int | None = None, jobs: int = 1, seed: int = 0,
+                 backend: str | None = None, scheduler: str | None = None, analysis: bool = False,
+                 progress: bool = False, **rules_overrides) -> list:
+    """Self-play data: the game records of a tournament of ``bots`` (one
+    bot plays itself), played on the same backends as
+    :func:`run_tournament` (local processes, Dask, Ray), so the same
+    ``seed`` gives the same records on every backend and for any ``jobs``.
+
+    >>> recs = play_records("block", ["easy"], hands=2)
+    >>> len(recs), recs[0].seats[0].split(":")[0]     # 2 deals x 2 rotations
+    (4, 'easy')
+
+    :param analysis: each searched decision's move values in the records
+        (``"analysis"`` on the move: targets for a learned bot).
+    :returns: a list of :class:`~dominoai.records.Record`, one per match, in
+        match order; the other arguments are :func:`run_tournament`'s.
+    :raises InputError: bad arguments, as :func:`run_tournament`.
+    :raises ValueError: an unknown preset, bot or backend, as :func:`run_tournament`.
+    :raises BotError: a bot raised, as :func:`run_tournament`.
+    """
+    with tempfile.TemporaryDirectory(prefix="dominoai-records-") as tmp:
+        run_tournament(variant, bots, players=players, hands=hands, matches=matches, jobs=jobs, seed=seed,
+                       records=tmp, backend=backend, scheduler=scheduler, progress=progress,
+                       analysis=analysis, **rules_overrides)
+        return [load_record(p) for p in sorted(Path(tmp).glob("match-*.json"))]
 
 
 # ------------------------------------------------------------------ reproduction

@@ -31,7 +31,6 @@ import inspect
 import json
 import math
 import os
-import sqlite3
 import sys
 import tempfile
 import time
@@ -50,10 +49,10 @@ from ..bots.spec import parse_spec
 from ..bots.spec import split_bot_specs
 from ..errors import InputError, check_int, check_jobs, check_number, is_int
 from ..rules import Rules, get_rules
-from ..tournament.run import local_jobs
+from ..tournament.run import _check_backend, cluster_session, local_jobs
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
-from .storage import STUDY_NAME, StorageRef, open_storage, parse_storage, stored_identity
+from .storage import STUDY_NAME, StorageRef, _optuna, open_storage, parse_storage, stored_identity
 from .validation import Verdict, validate
 from .workers import Liveness, me
 
@@ -153,15 +152,6 @@ class TuneResult:
 
 
 # ---------------------------------------------------------------- checks
-def _optuna():
-    try:
-        import optuna
-    except ImportError:  # pragma: no cover - a dependency
-        raise ValueError("tuning needs optuna: pip install 'optuna>=3.4'") from None
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    return optuna
-
-
 def _check_writable(path: Path, field: str = "study") -> None:
     """Raise InputError (naming ``field``) unless ``path`` can be written
     (without changing it)."""
@@ -411,7 +401,6 @@ class StudySpec:
         check_number("heartbeat", self.heartbeat, positive=True, what="a positive number of seconds")
         if self.heartbeat < 1:
             raise InputError("heartbeat", self.heartbeat, f"$heartbeat must be at least 1 second (got {self.heartbeat})")
-        from ..tournament.run import _check_backend
         _check_backend(self.backend, self.scheduler)
         enq = split_bot_specs(self.enqueue) if isinstance(self.enqueue, str) else list(self.enqueue)
         put("enqueue", tuple(str(e) for e in enq))
@@ -490,7 +479,6 @@ def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
 
 def _run(spec: StudySpec) -> TuneResult:
     """The study of ``spec``: check the files, search, validate, write the table."""
-    from ..tournament.run import cluster_session
     t_start = time.perf_counter()
     _check_files(spec)
     jobs = local_jobs(spec.jobs, spec.backend)  # capped at the cores once, here, not at every chunk
@@ -570,6 +558,11 @@ def _enqueue(st, spec: StudySpec) -> None:
         if not any(all(h.get(k) == v for k, v in params.items()) and len(h) >= len(params) for h in have):
             st.enqueue_trial(dict(params))
             have.append(dict(params))
+
+
+def _on(spec: StudySpec) -> dict:
+    """The backend arguments of the tournaments (none for local processes)."""
+    return {} if spec.backend is None else {"backend": spec.backend, "scheduler": spec.scheduler}
 
 
 def _constraints(ft):
@@ -669,8 +662,7 @@ def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
         n = min(spec.chunk, spec.hands - k * spec.chunk)
         cs = stage_seed(spec.seed, SEARCH, k)
         for o in spec.opponents:
-            d, ms, sec, _ = play_chunk(spec.variant, spec.players, bot, o, n, cs, spec.jobs,
-                                       backend=spec.backend, scheduler=spec.scheduler)
+            d, ms, sec, _ = play_chunk(spec.variant, spec.players, bot, o, n, cs, spec.jobs, **_on(spec))
             ev.add(d, ms, sec, n)
         ev.chunks.append(cs)
         trial.report(ev.value, k)
@@ -718,8 +710,7 @@ def _validated(spec: StudySpec, st, cands: list[str], live: Liveness) -> Verdict
                          f"{spec.validate_hands:,} fresh deals each\n")
     with live.claim_beating(st, mine):
         verdict = validate(spec.variant, spec.players, cands, spec_of(spec.bot, {}), spec.validate_hands,
-                           spec.seed, spec.jobs, progress=spec.progress, backend=spec.backend,
-                           scheduler=spec.scheduler)
+                           spec.seed, spec.jobs, progress=spec.progress, **_on(spec))
     st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
         verdict.to_dict(), default=float))})
     return verdict

@@ -80,8 +80,8 @@ def validate(variant, players, candidates: list[str], baseline: str, hands: int,
         if canonical(spec) == canonical(baseline):
             rows.append((spec, 0.0, 0.0, 0.0, hands, False, float("nan")))
             continue
-        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs, progress,
-                                      backend, scheduler)
+        on = {} if backend is None else {"backend": backend, "scheduler": scheduler}
+        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs, progress, **on)
         if base_ms is None and len(bms):
             base_ms = float(np.median(bms))
         from ..tournament import paired_ci
