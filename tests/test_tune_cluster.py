@@ -310,3 +310,36 @@ def postgres(tmp_path):
 @pytest.mark.e2e
 def test_two_workers_share_a_postgresql_study(tmp_path, postgres, reference):
     _two_workers(tmp_path, postgres, reference)
+
+
+@pytest.mark.e2e
+def test_two_workers_validate_once(tmp_path, reference):
+    """Two workers on one SQLite storage finish the search together; one
+    validates, the other waits for its verdict and prints the same."""
+    from dominoai.tune import load_study
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    args = [a for a in ARGS if a != "--no-progress"]
+    args[args.index("--validate-hands") + 1] = "4"
+    storage = f"sqlite:///{tmp_path / 'both.db'}"
+    cmd = [sys.executable, "-m", "dominoai", *args, "--top", "1", "--progress", "--storage", storage,
+           "--study", "both"]
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [e for _, e in outs]
+    verdicts = [[ln for ln in out.splitlines() if ln.startswith("validation: ")] for out, _ in outs]
+    assert len(verdicts[0]) == 1 and verdicts[0] == verdicts[1]
+    assert sum("validating the best 1 setting(s)" in err for _, err in outs) == 1
+    st, df = load_study("both", storage)
+    done = df[df["state"] == "COMPLETE"]
+    # each enqueued setting queued once (the workers started together) and
+    # played once; two workers asking at the same moment for the last trial
+    # may both get one (a sampled setting)
+    queued = done[done["spec"].isin(reference)]
+    assert df["number"].is_unique and set(queued["spec"]) == set(reference) and 4 <= len(done) <= 5
+    assert (df["state"] != "FAIL").all() and len(df) <= 5     # four queued, not eight
+    assert all(reference[s] == v for s, v in zip(queued["spec"], queued["value"]))
+    assert st.user_attrs["validation"]["verdict"]["deals"] == 4
+    # both workers played: the trials name two processes
+    assert done["worker"].nunique() == 2 and set(done["worker"]) == {f"{socket.gethostname()}:{p.pid}"
+                                                                     for p in procs}

@@ -179,8 +179,10 @@ def _check_writable(path: Path, field: str = "study") -> None:
 
 def _stored_identity(ref: StorageRef, hint: str = "") -> dict | None:
     """The identity of the study ``ref`` names (read-only), None if the
-    storage has no such study yet. :raises ValueError: not a dominoai tune
-    study (the message ends with ``hint``)."""
+    storage has no such study yet, or one with no attribute at all (another
+    worker made it this instant and is writing its settings: they are
+    compared once written). :raises ValueError: not a dominoai tune study
+    (the message ends with ``hint``)."""
     where = ref.text if ref.kind != "sqlite" or ref.text == str(ref.path) else str(ref.path)
     try:
         attrs = stored_identity(ref)
@@ -189,8 +191,8 @@ def _stored_identity(ref: StorageRef, hint: str = "") -> dict | None:
     except ValueError as e:
         if "needs psycopg" in str(e):
             raise
-        attrs = {}
-    if attrs is None:
+        attrs = {"format": None}
+    if not attrs:
         return None
     if attrs.get("format") != FORMAT:
         name = "" if ref.name == STUDY_NAME else f" (study {ref.name!r})"
@@ -537,27 +539,31 @@ def _open(spec: StudySpec):
     st = optuna.create_study(study_name=spec.ref.name, storage=storage, direction="maximize",
                              load_if_exists=True, sampler=_sampler(spec, 0),
                              pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0))
-    if not st.user_attrs.get("format"):
+    if not st.user_attrs.get("format"):    # new (or made this instant by another worker)
         for k, v in spec.ident.items():
             st.set_user_attr(k, v)
+        _compare(spec.ref, st.user_attrs, spec.ident)
     run = int(st.user_attrs.get("runs", 0)) + 1
     st.set_user_attr("runs", run)
     live.fail_stale(st)
     if spec.queued:
-        _enqueue(st, spec)
+        _enqueue(st, spec, live)
     return st, run, live
 
 
-def _enqueue(st, spec: StudySpec) -> None:
+def _enqueue(st, spec: StudySpec, live: Liveness) -> None:
     """Queue each of ``spec.queued`` unless a trial with the same
-    parameters is already queued, running or finished."""
+    parameters is already queued, running or finished (one worker at a
+    time: workers started together queue each setting once)."""
     from optuna.trial import TrialState
+    mine = _claim(spec, st, live, "enqueuing", "enqueue", lambda: False)
     have = [t.params or t.system_attrs.get("fixed_params", {}) for t in st.get_trials(deepcopy=False)
             if t.state != TrialState.FAIL]
     for params in spec.queued:
         if not any(all(h.get(k) == v for k, v in params.items()) and len(h) >= len(params) for h in have):
             st.enqueue_trial(dict(params))
             have.append(dict(params))
+    st.set_user_attr("enqueuing", dict(mine, done=True))
 
 
 def _on(spec: StudySpec) -> dict:
@@ -613,7 +619,7 @@ def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
             bar.update(min(done, spec.trials) - bar.n)
             if done >= spec.trials:
                 break
-            if done + states.count(TrialState.RUNNING) >= spec.trials and TrialState.WAITING not in states:
+            if done + states.count(TrialState.RUNNING) >= spec.trials:
                 time.sleep(POLL)      # the last trials run on other workers
                 continue
             st.sampler = live.mark(_sampler(spec, len(trials)), run)
@@ -684,33 +690,48 @@ def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
     return m, pruned
 
 
+def _claim(spec: StudySpec, st, live: Liveness, attr: str, key: str, done) -> dict | None:
+    """Claim the study attribute ``attr`` for this worker (a study-wide step
+    done by one worker at a time): wait while another live worker holds it
+    for ``key``, write this worker's claim, let simultaneous claims settle
+    (the last written wins) and return it; None once ``done()``."""
+    while True:
+        if done():
+            return None
+        claim = st.user_attrs.get(attr)
+        if (claim and claim.get("key") == key and not claim.get("done") and claim.get("worker") != me()
+                and not live.claim_dead(claim)):
+            time.sleep(POLL)
+            continue
+        mine = {"key": key, "worker": me(), "beat": 0}
+        st.set_user_attr(attr, mine)
+        if spec.ref.kind == "memory":
+            return mine
+        time.sleep(CLAIM_WAIT)
+        if st.user_attrs.get(attr, {}).get("worker") == me():
+            return mine
+
+
 def _validated(spec: StudySpec, st, cands: list[str], live: Liveness) -> Verdict:
     """The verdict of the best ``cands`` against the defaults on fresh deals
     (stored in the study, and taken from it when the candidates are the
     same). One worker validates: it claims the study's ``validating``
     attribute; the others wait for its verdict, or take over if it dies."""
     key = json.dumps({"candidates": cands, "hands": spec.validate_hands, "jobs_free": True})
-    while True:
-        stored = st.user_attrs.get("validation")
-        if stored and stored.get("key") == key:
-            return Verdict(**stored["verdict"])
-        claim = st.user_attrs.get("validating")
-        if claim and claim.get("key") == key and claim.get("worker") != me() and not live.claim_dead(claim):
-            time.sleep(POLL)    # another worker validates these candidates
-            continue
-        mine = {"key": key, "worker": me(), "beat": 0}
-        st.set_user_attr("validating", mine)
-        if spec.ref.kind != "memory":
-            time.sleep(CLAIM_WAIT)    # a claim written at the same moment: the last one wins
-            if st.user_attrs.get("validating", {}).get("worker") != me():
-                continue
-        break
+
+    def stored():
+        v = st.user_attrs.get("validation")
+        return v if v and v.get("key") == key else None
+    mine = _claim(spec, st, live, "validating", key, stored)
+    if mine is None:
+        return Verdict(**stored()["verdict"])
     if spec.progress:
         sys.stderr.write(f"validating the best {len(cands)} setting(s) against the defaults on "
                          f"{spec.validate_hands:,} fresh deals each\n")
-    with live.claim_beating(st, mine):
+    with live.claim_beating(st, "validating", mine):
         verdict = validate(spec.variant, spec.players, cands, spec_of(spec.bot, {}), spec.validate_hands,
                            spec.seed, spec.jobs, progress=spec.progress, **_on(spec))
     st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
         verdict.to_dict(), default=float))})
+    st.set_user_attr("validating", dict(mine, done=True))
     return verdict

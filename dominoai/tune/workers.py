@@ -195,11 +195,11 @@ class Liveness:
             return self._beating(lambda n: self.storage.record_heartbeat(trial_id))
         return self._beating(lambda n: self.storage.set_trial_user_attr(trial_id, "beat", n))
 
-    def claim_beating(self, study, claim: dict):
-        """A context: the study attribute ``validating`` (``claim``) beats."""
-        return self._beating(lambda n: study.set_user_attr("validating", dict(claim, beat=n)))
+    def claim_beating(self, study, attr: str, claim: dict):
+        """A context: the study attribute ``attr`` (this worker's ``claim``) beats."""
+        return self._beating(lambda n: study.set_user_attr(attr, dict(claim, beat=n)))
 
     def claim_dead(self, claim: dict) -> bool:
-        """Whether the worker of a ``validating`` claim is gone."""
+        """Whether the worker of a claim (the study's ``validating``) is gone."""
         w = claim.get("worker")
         return is_dead(w) or self.quiet_for(("claim", (w or {}).get("token")), claim.get("beat", 0)) > self.grace
