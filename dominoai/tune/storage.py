@@ -241,7 +241,18 @@ def open_storage(ref: StorageRef, heartbeat: int | None = None, on_stale=None):
         kw["engine_kwargs"] = {"connect_args": {"timeout": 60}}
     else:
         _engine(ref).dispose()   # the driver's message when it is missing
+    import time
     import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # the heartbeat is 'experimental'
-        return optuna.storages.RDBStorage(url, **kw)
+
+    import sqlalchemy
+    for attempt in range(6):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")   # the heartbeat is 'experimental'
+                return optuna.storages.RDBStorage(url, **kw)
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.OperationalError):
+            # workers started together make the tables at the same moment: one
+            # wins, the others find them made
+            if attempt == 5:
+                raise
+            time.sleep(0.2 * (attempt + 1))
