@@ -2,8 +2,8 @@
 
 :func:`run_tournament` plays a :mod:`schedule <dominoai.tournament.schedule>`
 in batches (:func:`~dominoai.tournament.loop.run_batch`, the play loop) with
-joblib (the local process pool by default; Dask or Ray through joblib's
-backend switch), writes every finished batch as a part file under
+joblib (the local process pool by default; Dask through joblib's backend
+switch) or as Ray tasks, writes every finished batch as a part file under
 ``<out>.parts/`` (:mod:`~dominoai.tournament.storage`), and assembles the
 final tables from the parts. A killed run continues with ``resume=True``:
 the parts on disk are the finished batches, the manifest holds the
@@ -186,8 +186,8 @@ def cluster_session(backend: str | None, scheduler: str | None = None, jobs: int
 
 @contextlib.contextmanager
 def _backend(backend: str | None, scheduler: str | None, jobs: int):
-    """joblib's backend switch: the local pool, or Dask / Ray clusters
-    (an open :func:`cluster_session` is used)."""
+    """joblib's backend switch: the local pool, or a Dask cluster (an open
+    :func:`cluster_session` is used)."""
     import joblib
     if backend in (None, "loky", "multiprocessing", "threading"):
         if scheduler:
@@ -195,12 +195,9 @@ def _backend(backend: str | None, scheduler: str | None, jobs: int):
         with joblib.parallel_config(backend=backend or "loky"):
             yield
         return
-    if backend not in ("dask", "ray"):
+    if backend != "dask":   # Ray runs its own tasks (_execute_ray)
         raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
     with cluster_session(backend, scheduler, jobs):
-        if backend == "ray":
-            from ray.util.joblib import register_ray
-            register_ray()
         with joblib.parallel_config(backend=backend):
             yield
 
@@ -212,6 +209,9 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
     if backend is None and jobs == 1:
         for f, args in calls:
             yield f(*args)
+        return
+    if backend == "ray":
+        yield from _execute_ray(calls, jobs, scheduler)
         return
     from joblib import Parallel, delayed
     n_jobs = jobs if backend is None or jobs not in (None, 1) else -1
@@ -227,6 +227,28 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
             wave = max(2, 4 * par._effective_n_jobs())
             for i in range(0, len(calls), wave):
                 yield from par(delayed(f)(*args) for f, args in calls[i:i + wave])
+
+
+def _call(f, args):
+    return f(*args)
+
+
+def _execute_ray(calls: list, jobs: int, scheduler: str | None) -> Iterable[dict]:
+    """The batch calls as Ray tasks (one CPU each), yielding each result as
+    it finishes. Ray keeps its worker processes from one tournament to the
+    next (joblib's Ray backend starts new ones for each), so the kernels
+    load once per worker."""
+    with cluster_session("ray", scheduler, jobs):
+        import ray
+        task = ray.remote(num_cpus=1)(_call)
+        pending = [task.remote(f, args) for f, args in calls]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:     # a failure or an interrupt: the rest is not needed
+                ray.cancel(ref, force=True)
 
 
 def local_jobs(jobs: int, backend: str | None = None) -> int:
@@ -303,10 +325,11 @@ class TournamentSpec:
         (``<stem>.matches.parquet``).
     :param records: a directory to get the JSON record of every match.
     :param resume: continue the run whose parts are in ``<out>.parts/``.
-    :param backend: joblib backend: None (local processes), ``"dask"`` or
-        ``"ray"``; ``scheduler`` is the cluster address (Dask:
-        ``tcp://host:8786``; without it an existing Dask client is used, or a
-        local cluster started).
+    :param backend: None (local processes, joblib), ``"dask"`` (joblib's
+        Dask backend) or ``"ray"`` (Ray tasks); ``scheduler`` is the cluster
+        address (Dask: ``tcp://host:8786``, Ray: ``host:6379``; without it an
+        existing Dask client or Ray connection is used, or a local cluster
+        started: :func:`cluster_session`).
     :param progress: show a progress bar (hands/s, ETA) on stderr.
     :param batch_units: (table, deal) units per batch (default: about 64
         hands or 8 matches, at most ~200 batches; a resumed run keeps its own).
