@@ -343,3 +343,32 @@ def test_two_workers_validate_once(tmp_path, reference):
     # both workers played: the trials name two processes
     assert done["worker"].nunique() == 2 and set(done["worker"]) == {f"{socket.gethostname()}:{p.pid}"
                                                                      for p in procs}
+
+
+def test_a_trial_taken_for_dead_is_left_to_its_retry(tmp_path, monkeypatch, reference):
+    """Another worker fails this worker's trial while it plays (it heard no
+    heartbeat: a network outage, say): this worker drops that trial and goes
+    on with the next, without an error."""
+    import optuna
+    from optuna.trial import TrialState
+
+    import dominoai.tune.study as study_mod
+    from dominoai.tune import tune
+    from dominoai.tune.storage import open_storage, parse_storage
+    url = f"journal:{tmp_path / 'net.journal'}"
+    other = optuna.load_study  # the other worker: its own storage object on the same file
+    play = study_mod.play_chunk
+
+    def play_then_lose_the_trial(*a, **k):
+        out = play(*a, **k)
+        st = other(study_name="net", storage=open_storage(parse_storage(url, "net")))
+        for t in st.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+            if t.number == 0:
+                st._storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+        return out
+    monkeypatch.setattr(study_mod, "play_chunk", play_then_lose_the_trial)
+    res = tune(**dict(SETTINGS, trials=2), enqueue=ENQUEUED[:3], storage=url, study="net", progress=False)
+    df = res.trials
+    assert df["state"].tolist() == ["FAIL", "COMPLETE", "COMPLETE"]
+    assert df["spec"].tolist()[1:] == [_spec(6), _spec(12)]
+    assert df["value"].tolist()[1:] == [reference[_spec(6)], reference[_spec(12)]]

@@ -606,6 +606,7 @@ def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
     """Ask, play and tell trials until ``spec.trials`` have finished in the
     study (by any worker); while the last ones run on other workers, wait
     for them (taking over any whose worker dies)."""
+    from optuna.exceptions import UpdateFinishedTrialError
     from optuna.trial import TrialState
     from tqdm import tqdm
     bar = tqdm(total=spec.trials, initial=min(len(_finished(st)), spec.trials), unit="trial",
@@ -629,13 +630,17 @@ def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
             try:
                 with live.trial_beating(trial._trial_id):
                     value, pruned = _trial(spec, st, trial, run)
+                if pruned:
+                    st.tell(trial, state=TrialState.PRUNED, skip_if_finished=True)
+                else:
+                    st.tell(trial, value, skip_if_finished=True)
+            except UpdateFinishedTrialError:
+                # another worker took this one for dead (no heartbeat for three
+                # intervals, e.g. the network was down) and queued its setting again
+                continue
             except BaseException:
-                st.tell(trial, state=TrialState.FAIL)
+                st.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
                 raise
-            if pruned:
-                st.tell(trial, state=TrialState.PRUNED)
-            else:
-                st.tell(trial, value)
             bar.update(1)
             bar.set_postfix_str(_best_text(st), refresh=True)
     finally:
