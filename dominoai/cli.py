@@ -11,6 +11,7 @@ Subcommands::
     dominoai render RECORD --hand H --move M --out SVG [--seat N]
     dominoai view RECORD|DIR --out HTML [--seat N]
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
+                  [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
@@ -288,7 +289,19 @@ def _add_tune(sub) -> None:
     tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every "
                                                        "core; at most the cores, with a note)")
     tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
-    tu.add_argument("--study", help="the study file (SQLite, .db); rerun the command to resume")
+    tu.add_argument("--study", help="the study file (SQLite, .db); with --storage, the study's name in it "
+                                    "(default dominoai-tune); rerun the command to resume")
+    tu.add_argument("--storage", metavar="URL",
+                    help="where the study lives, shared by every worker given it: sqlite:///FILE.db, "
+                         "postgresql://USER@HOST/DB or journal:FILE (docs/cluster.md)")
+    tu.add_argument("--enqueue", action="append", default=[], metavar="SPEC",
+                    help="a setting to try first, e.g. insane:worlds=200 (repeat; queued once per study)")
+    tu.add_argument("--heartbeat", type=float, default=60.0, metavar="SECONDS",
+                    help="seconds between a worker's signs of life; a trial silent for three is "
+                         "failed and queued again (default 60)")
+    tu.add_argument("--backend", choices=("dask", "ray"), help="play each trial's games on a cluster")
+    tu.add_argument("--scheduler", metavar="ADDRESS",
+                    help="the cluster's address (Dask: tcp://host:8786; Ray: host:6379)")
     tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "
                                                "e.g. 'worlds=50..1600:log, rollouts=1..4, "
                                                "rollout_policy=random|hard'; a bare name (hard_prior, "

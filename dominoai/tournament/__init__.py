@@ -20,7 +20,9 @@
   :func:`load_results`;
 - :mod:`.run`: :class:`TournamentSpec` (a tournament's settings, checked
   once), :func:`run_tournament` (joblib backends, resume) and
-  :func:`reproduce`;
+  :func:`reproduce`, :func:`play_records` (self-play data through the same
+  backends) and :func:`cluster_session` (one connection to a cluster for
+  many tournaments);
 - :mod:`.stats`: Wilson intervals, the paired duplicate interval, ratings.
 
 The names below are imported from their module on first use, so that
@@ -33,6 +35,7 @@ import importlib
 
 _WHERE = {
     "run_tournament": "run", "TournamentSpec": "run", "BotError": "run", "reproduce": "run",
+    "play_records": "run", "cluster_session": "run",
     "TournamentResult": "storage", "load_results": "storage", "read_provenance": "storage",
     "analysis_of": "loop", "decision_positions": "loop",
     "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
@@ -44,7 +47,7 @@ _WHERE = {
 
 __all__ = [
     "run_tournament", "TournamentSpec", "TournamentResult", "load_results", "read_provenance", "BotError", "BotFailure",
-    "reproduce", "play_hand", "play_match", "decide", "analysis_of", "decision_positions",
+    "reproduce", "play_records", "cluster_session", "play_hand", "play_match", "decide", "analysis_of", "decision_positions",
     "Schedule", "Table", "make_schedule", "pairings", "rotations", "seating",
     "wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry", "ratings",
 ]

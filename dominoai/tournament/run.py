@@ -2,8 +2,8 @@
 
 :func:`run_tournament` plays a :mod:`schedule <dominoai.tournament.schedule>`
 in batches (:func:`~dominoai.tournament.loop.run_batch`, the play loop) with
-joblib (the local process pool by default; Dask or Ray through joblib's
-backend switch), writes every finished batch as a part file under
+joblib (the local process pool by default; Dask through joblib's backend
+switch) or as Ray tasks, writes every finished batch as a part file under
 ``<out>.parts/`` (:mod:`~dominoai.tournament.storage`), and assembles the
 final tables from the parts. A killed run continues with ``resume=True``:
 the parts on disk are the finished batches, the manifest holds the
@@ -91,7 +91,7 @@ from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, 
 
 __all__ = [
     "TournamentSpec", "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
-    "run_tournament", "load_results", "reproduce",
+    "run_tournament", "load_results", "reproduce", "play_records", "cluster_session",
 ]
 
 
@@ -111,9 +111,83 @@ class BotError(RuntimeError):
 
 
 # ------------------------------------------------------------------ execution
+#: how a local Ray cluster is started (no dashboard, no usage report, a small
+#: object store: the batches' tables are small)
+RAY_LOCAL = dict(include_dashboard=False, object_store_memory=80 * 2**20, log_to_driver=False)
+
+
+def _dask_client(scheduler: str | None, jobs: int):
+    """``(client, own)``: the current Dask client when it talks to
+    ``scheduler`` (or any, without one), else a new one (``own`` True) to
+    ``scheduler``, or to a local cluster of ``jobs`` worker processes."""
+    try:
+        from dask.distributed import Client, get_client
+    except ImportError:
+        raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
+    try:
+        client = get_client()
+        if not scheduler or getattr(client.scheduler, "address", None) == scheduler:
+            return client, False
+    except ValueError:
+        pass
+    if scheduler:
+        return Client(scheduler), True
+    return Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1,
+                  dashboard_address=None), True
+
+
+def _ray_init(scheduler: str | None, jobs: int) -> bool:
+    """Connect to Ray (``scheduler``: a cluster's address, else a local
+    cluster of ``jobs`` CPUs, :data:`RAY_LOCAL`) unless connected; return
+    whether this call connected. Ray's usage report is off unless the
+    environment turns it on."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("backend 'ray' needs ray: pip install 'dominoai[ray]'") from None
+    if ray.is_initialized():
+        return False
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if scheduler:
+        ray.init(address=scheduler, log_to_driver=False)
+    else:
+        ray.init(num_cpus=jobs if jobs > 0 else None, **RAY_LOCAL)
+    return True
+
+
+@contextlib.contextmanager
+def cluster_session(backend: str | None, scheduler: str | None = None, jobs: int = -1):
+    """Keep one connection to the cluster of ``backend`` (``"dask"`` or
+    ``"ray"``; anything else: nothing) open for several tournaments, so
+    that each does not connect again (:func:`~dominoai.tune.tune` plays
+    every chunk of every trial inside one).
+
+    :raises ValueError: the backend's library is missing.
+    """
+    if backend == "dask":
+        client, own = _dask_client(scheduler, jobs)
+        try:
+            yield
+        finally:
+            if own:
+                client.close()
+        return
+    if backend == "ray":
+        started = _ray_init(scheduler, jobs)
+        try:
+            yield
+        finally:
+            if started:
+                import ray
+                ray.shutdown()
+        return
+    yield
+
+
 @contextlib.contextmanager
 def _backend(backend: str | None, scheduler: str | None, jobs: int):
-    """joblib's backend switch: the local pool, or Dask / Ray clusters."""
+    """joblib's backend switch: the local pool, or a Dask cluster (an open
+    :func:`cluster_session` is used)."""
     import joblib
     if backend in (None, "loky", "multiprocessing", "threading"):
         if scheduler:
@@ -121,39 +195,11 @@ def _backend(backend: str | None, scheduler: str | None, jobs: int):
         with joblib.parallel_config(backend=backend or "loky"):
             yield
         return
-    if backend == "dask":
-        try:
-            from dask.distributed import Client, get_client
-        except ImportError:
-            raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
-        own = None
-        if scheduler:
-            own = Client(scheduler)
-        else:
-            try:
-                get_client()
-            except ValueError:
-                own = Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1)
-        try:
-            with joblib.parallel_config(backend="dask"):
-                yield
-        finally:
-            if own is not None:
-                own.close()
-        return
-    if backend == "ray":
-        try:
-            import ray
-            from ray.util.joblib import register_ray
-        except ImportError:
-            raise ValueError("backend 'ray' needs ray: pip install 'ray[default]'") from None
-        if not ray.is_initialized():
-            ray.init(address=scheduler)
-        register_ray()
-        with joblib.parallel_config(backend="ray"):
+    if backend != "dask":   # Ray runs its own tasks (_execute_ray)
+        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
+    with cluster_session(backend, scheduler, jobs):
+        with joblib.parallel_config(backend=backend):
             yield
-        return
-    raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
 
 
 def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None) -> Iterable[dict]:
@@ -163,6 +209,9 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
     if backend is None and jobs == 1:
         for f, args in calls:
             yield f(*args)
+        return
+    if backend == "ray":
+        yield from _execute_ray(calls, jobs, scheduler)
         return
     from joblib import Parallel, delayed
     n_jobs = jobs if backend is None or jobs not in (None, 1) else -1
@@ -178,6 +227,28 @@ def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None)
             wave = max(2, 4 * par._effective_n_jobs())
             for i in range(0, len(calls), wave):
                 yield from par(delayed(f)(*args) for f, args in calls[i:i + wave])
+
+
+def _call(f, args):
+    return f(*args)
+
+
+def _execute_ray(calls: list, jobs: int, scheduler: str | None) -> Iterable[dict]:
+    """The batch calls as Ray tasks (one CPU each), yielding each result as
+    it finishes. Ray keeps its worker processes from one tournament to the
+    next (joblib's Ray backend starts new ones for each), so the kernels
+    load once per worker."""
+    with cluster_session("ray", scheduler, jobs):
+        import ray
+        task = ray.remote(num_cpus=1)(_call)
+        pending = [task.remote(f, args) for f, args in calls]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            for ref in pending:     # a failure or an interrupt: the rest is not needed
+                ray.cancel(ref, force=True)
 
 
 def local_jobs(jobs: int, backend: str | None = None) -> int:
@@ -254,10 +325,11 @@ class TournamentSpec:
         (``<stem>.matches.parquet``).
     :param records: a directory to get the JSON record of every match.
     :param resume: continue the run whose parts are in ``<out>.parts/``.
-    :param backend: joblib backend: None (local processes), ``"dask"`` or
-        ``"ray"``; ``scheduler`` is the cluster address (Dask:
-        ``tcp://host:8786``; without it an existing Dask client is used, or a
-        local cluster started).
+    :param backend: None (local processes, joblib), ``"dask"`` (joblib's
+        Dask backend) or ``"ray"`` (Ray tasks); ``scheduler`` is the cluster
+        address (Dask: ``tcp://host:8786``, Ray: ``host:6379``; without it an
+        existing Dask client or Ray connection is used, or a local cluster
+        started: :func:`cluster_session`).
     :param progress: show a progress bar (hands/s, ETA) on stderr.
     :param batch_units: (table, deal) units per batch (default: about 64
         hands or 8 matches, at most ~200 batches; a resumed run keeps its own).
@@ -353,7 +425,7 @@ def _check_backend(backend: str | None, scheduler: str | None) -> None:
     if backend not in (*_LOCAL_BACKENDS, "dask", "ray"):
         raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
     need = {"dask": ("dask.distributed", "dask[distributed]: pip install 'dominoai[dask]'"),
-            "ray": ("ray", "ray: pip install 'ray[default]'")}.get(backend)
+            "ray": ("ray", "ray: pip install 'dominoai[ray]'")}.get(backend)
     if need is not None:
         try:
             importlib.import_module(need[0])
@@ -519,6 +591,35 @@ def _play(spec: TournamentSpec, jobs: int, sched, ident: str, done: set[int], pa
             warnings.simplefilter("ignore")
             results.close()
     return tables, played
+
+
+# ------------------------------------------------------------------ self-play data
+def play_records(variant: "str | Rules" = "draw", bots: Sequence = ("insane",), hands: int = 100, *,
+                 matches: int | None = None, players: int | None = None, jobs: int = 1, seed: int = 0,
+                 backend: str | None = None, scheduler: str | None = None, analysis: bool = False,
+                 progress: bool = False, **rules_overrides) -> list:
+    """Self-play data: the game records of a tournament of ``bots`` (one
+    bot plays itself), played on the same backends as
+    :func:`run_tournament` (local processes, Dask, Ray), so the same
+    ``seed`` gives the same records on every backend and for any ``jobs``.
+
+    >>> recs = play_records("block", ["easy"], hands=2)
+    >>> len(recs), recs[0].seats[0].split(":")[0]     # 2 deals x 2 rotations
+    (4, 'easy')
+
+    :param analysis: each searched decision's move values in the records
+        (``"analysis"`` on the move: targets for a learned bot).
+    :returns: a list of :class:`~dominoai.records.Record`, one per match, in
+        match order; the other arguments are :func:`run_tournament`'s.
+    :raises InputError: bad arguments, as :func:`run_tournament`.
+    :raises ValueError: an unknown preset, bot or backend, as :func:`run_tournament`.
+    :raises BotError: a bot raised, as :func:`run_tournament`.
+    """
+    with tempfile.TemporaryDirectory(prefix="dominoai-records-") as tmp:
+        run_tournament(variant, bots, players=players, hands=hands, matches=matches, jobs=jobs, seed=seed,
+                       records=tmp, backend=backend, scheduler=scheduler, progress=progress,
+                       analysis=analysis, **rules_overrides)
+        return [load_record(p) for p in sorted(Path(tmp).glob("match-*.json"))]
 
 
 # ------------------------------------------------------------------ reproduction

@@ -22,11 +22,12 @@ def resume_hint(args) -> str:
     the exact command that resumes the study (the same command: a rerun
     with the same ``--study`` goes on from the trials finished), or, for a
     study kept in memory, that nothing is left to resume."""
-    if not args.study:
+    if not args.study and not getattr(args, "storage", None):
         return ("dominoai: interrupted; the study was kept in memory (no --study), "
                 "so there is nothing to resume")
     command = getattr(args, "command", None) or "the same command"
-    return f"dominoai: interrupted; resume the study {args.study} with: {command}"
+    where = args.study if not getattr(args, "storage", None) else f"{args.study or 'dominoai-tune'} in {args.storage}"
+    return f"dominoai: interrupted; resume the study {where} with: {command}"
 
 
 def cmd_tune(args) -> int:
@@ -37,7 +38,8 @@ def cmd_tune(args) -> int:
                    chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
                    space=args.space, fix=args.fix, max_ms=args.max_ms, top=args.top,
                    validate_hands=args.validate_hands, players=args.players, out=args.out,
-                   progress=args.progress)
+                   progress=args.progress, storage=args.storage, enqueue=args.enqueue,
+                   heartbeat=args.heartbeat, backend=args.backend, scheduler=args.scheduler)
     except KeyboardInterrupt:
         sys.stdout.flush()
         sys.stderr.write(resume_hint(args) + "\n")
@@ -45,7 +47,9 @@ def cmd_tune(args) -> int:
     print(res.summary())
     if res.trials_path is not None:
         print(f"trials: {res.trials_path}")
-    if res.study_path is not None:
+    if getattr(args, "storage", None):
+        print(f"study: {args.study or 'dominoai-tune'} in {args.storage} (optuna-dashboard can open it)")
+    elif res.study_path is not None:
         print(f"study: {res.study_path} (optuna-dashboard can open it)")
     sys.stdout.flush()
     return 0

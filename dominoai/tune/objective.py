@@ -48,9 +48,11 @@ def canonical(spec: str) -> str:
 
 
 def play_chunk(variant, players, spec: str, opponent: str, deals: int, seed: int, jobs: int = 1,
-               progress: bool = False):
+               progress: bool = False, backend: str | None = None, scheduler: str | None = None):
     """Play ``spec`` against ``opponent`` on ``deals`` duplicate deals of the
-    tournament seeded ``seed``.
+    tournament seeded ``seed`` (on ``backend``: local processes, Dask or
+    Ray, as :func:`~dominoai.tournament.run_tournament`; the same numbers on
+    every backend).
 
     :returns: ``(diffs, ms, seconds, opponent_ms)``: per-deal points per
         hand of ``spec`` minus ``opponent`` (float64, shape ``(deals x
@@ -66,7 +68,7 @@ def play_chunk(variant, players, spec: str, opponent: str, deals: int, seed: int
     bots = [spec] if same else [spec, opponent]
     t0 = time.perf_counter()
     res = run_tournament(variant, bots, players=players, hands=deals, jobs=jobs, seed=seed,
-                         progress=progress)
+                         progress=progress, backend=backend, scheduler=scheduler)
     seconds = time.perf_counter() - t0
     h = res.hands
     ms, opp_ms = _ms(h, spec), _ms(h, opponent)

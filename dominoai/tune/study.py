@@ -1,14 +1,21 @@
-"""The study: an Optuna study in SQLite, resumable, one trial at a time.
+"""The study: an Optuna study (an SQLite file, a PostgreSQL database or a
+journal file: :mod:`.storage`), resumable, shared by any number of workers.
 
-:func:`tune` validates every argument (and, for an existing study file,
-that it was made for the same variant, bot, opponent pool, objective, deals
-and search space) *before* it opens the storage, so bad input leaves the
-file as it was. Trials run one after another (the parallelism is inside
-each tournament), which with a sampler seeded from ``seed`` and the number
-of trials already in the study makes a study reproducible for any number
-of jobs. Rerunning the same command resumes: trials left ``RUNNING`` by a
-killed run are marked ``FAIL`` (their numbers are not reused, no finished
-trial is replayed) and the study goes on until ``trials`` have finished.
+:func:`tune` validates every argument (and, for an existing study, that it
+was made for the same variant, bot, opponent pool, objective, deals and
+search space) *before* it opens the storage, so bad input leaves it as it
+was. A worker runs its trials one after another (the parallelism is inside
+each tournament: local processes, Dask or Ray), which with a sampler
+seeded from ``seed`` and the number of trials already in the study makes a
+study of one worker reproducible for any number of jobs. Rerunning the same
+command resumes: the study goes on until ``trials`` have finished.
+
+Several workers (``dominoai tune`` processes on one machine or many, given
+the same storage and study) share the study: Optuna gives each trial
+number once, every trial plays the same chunk deals (common random
+numbers), pruning compares trials across workers, and one worker validates
+(:mod:`.workers`). A trial whose worker died is marked ``FAIL`` and its
+setting queued again; a live worker's trial is never touched.
 
 Each trial reports its running value after every chunk of deals; Optuna's
 ``MedianPruner`` stops trials below the median of the earlier ones at the
@@ -24,7 +31,6 @@ import inspect
 import json
 import math
 import os
-import sqlite3
 import sys
 import tempfile
 import time
@@ -39,22 +45,26 @@ import numpy as np
 
 from .._files import nearest_existing
 from ..bots.base import bot_params, make_bot
+from ..bots.spec import parse_spec
 from ..bots.spec import split_bot_specs
 from ..errors import InputError, check_int, check_jobs, check_number, is_int
 from ..rules import Rules, get_rules
-from ..tournament.run import local_jobs
+from ..tournament.run import _check_backend, cluster_session, local_jobs
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
+from .storage import STUDY_NAME, StorageRef, _optuna, open_storage, parse_storage, stored_identity
 from .validation import Verdict, validate
+from .workers import Liveness, me
 
 __all__ = ["tune", "StudySpec", "TuneResult", "load_study", "trials_frame", "STUDY_NAME", "FORMAT"]
 
-STUDY_NAME = "dominoai-tune"
 FORMAT = "dominoai.tune/1"
 #: settings whose difference makes a study file another study
 IDENTITY = ("format", "variant", "players", "bot", "opponents", "objective", "hands", "chunk", "seed",
             "max_ms", "space", "fix")
 TOO_SLOW = 1.5   # a trial this many times over max_ms after a chunk stops there
+POLL = 1.0       # seconds between looks at the study while other workers finish
+CLAIM_WAIT = 0.5  # seconds a validation claim is left to settle before it is trusted
 
 
 @dataclass
@@ -64,7 +74,9 @@ class TuneResult:
     ``ms_per_decision``, ``feasible``, ``deals`` used, ``spec``, ``seconds``,
     ``tournament_seconds``, ``run``, ``stopped``, ``repeat_of``: the earlier
     trial whose result a trial took because it played the same spec, -1 if
-    it played; then one column per parameter),
+    it played; ``retry_of``: the trial, failed with its worker, whose
+    setting this trial plays again, -1 if none; ``worker``: host:pid;
+    then one column per parameter),
     ``best_spec`` (the best feasible finished trial's spec, or None),
     ``verdict`` (a :class:`~.validation.Verdict`, or None when validation
     was skipped or no trial is feasible), ``study_path``, ``trials_path``."""
@@ -140,15 +152,6 @@ class TuneResult:
 
 
 # ---------------------------------------------------------------- checks
-def _optuna():
-    try:
-        import optuna
-    except ImportError:  # pragma: no cover - a dependency
-        raise ValueError("tuning needs optuna: pip install 'optuna>=3.4'") from None
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    return optuna
-
-
 def _check_writable(path: Path, field: str = "study") -> None:
     """Raise InputError (naming ``field``) unless ``path`` can be written
     (without changing it)."""
@@ -174,34 +177,38 @@ def _check_writable(path: Path, field: str = "study") -> None:
         raise bad(f"cannot write in {top}: {e.strerror or e}") from None
 
 
-def _stored_identity(path: Path, hint: str = "") -> dict | None:
-    """The identity of the study stored in ``path`` (read-only), None if the
-    file does not exist. :raises ValueError: not a dominoai tune study (the
-    message ends with ``hint``)."""
-    if not path.exists():
-        return None
+def _stored_identity(ref: StorageRef, hint: str = "") -> dict | None:
+    """The identity of the study ``ref`` names (read-only), None if the
+    storage has no such study yet, or one with no attribute at all (another
+    worker made it this instant and is writing its settings: they are
+    compared once written). :raises ValueError: not a dominoai tune study
+    (the message ends with ``hint``)."""
+    where = ref.text if ref.kind != "sqlite" or ref.text == str(ref.path) else str(ref.path)
     try:
-        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            rows = con.execute(
-                "SELECT a.key, a.value_json FROM studies s JOIN study_user_attributes a "
-                "ON a.study_id = s.study_id WHERE s.study_name = ?", (STUDY_NAME,)).fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error:
-        rows = None
-    attrs = {k: json.loads(v) for k, v in rows} if rows else {}
+        attrs = stored_identity(ref)
+    except InputError:
+        raise
+    except ValueError as e:
+        if "needs psycopg" in str(e):
+            raise
+        attrs = {"format": None}
+    if not attrs:
+        return None
     if attrs.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a dominoai tune study{hint}")
+        name = "" if ref.name == STUDY_NAME else f" (study {ref.name!r})"
+        raise ValueError(f"{where}{name}: not a dominoai tune study{hint}")
     return attrs
 
 
-def _compare(path: Path, stored: dict, ident: dict) -> None:
+def _compare(ref: StorageRef, stored: dict, ident: dict) -> None:
     diff = [k for k in IDENTITY if stored.get(k) != ident.get(k)]
     if diff:
         what = "; ".join(f"{k} {stored.get(k)!r} there, {ident.get(k)!r} asked" for k in diff)
-        raise InputError("study", path, f"$study {path} is a study for another setting ({what}); "
-                         "use another $study file")
+        if ref.kind == "sqlite" and ref.name == STUDY_NAME:
+            raise InputError("study", ref.path, f"$study {ref.path} is a study for another setting ({what}); "
+                             "use another $study file")
+        raise InputError("study", ref.name, f"$study {ref.name} in {ref.text} is a study for another "
+                         f"setting ({what}); give another $study name", "storage")
 
 
 def _probe(variant, players, specs, opponent, max_ms, seed) -> None:
@@ -234,7 +241,8 @@ def trials_frame(study, params: Sequence[str] | None = None):
     names = list(params) if params is not None else list(json.loads(
         json.dumps(study.user_attrs.get("space", {}))))
     for t in study.get_trials(deepcopy=False):
-        u = {**t.user_attrs.get("start", {}), **t.user_attrs.get("result", {})}
+        u = {"run": t.user_attrs.get("worker", {}).get("run", 0), **t.user_attrs.get("start", {}),
+             **t.user_attrs.get("result", {})}
         r = {"number": t.number, "state": t.state.name,
              "value": u.get("value", t.value if t.value is not None else math.nan),
              "lo": u.get("lo", math.nan), "hi": u.get("hi", math.nan),
@@ -242,26 +250,29 @@ def trials_frame(study, params: Sequence[str] | None = None):
              "deals": int(u.get("deals", 0)), "spec": u.get("spec", ""),
              "seconds": u.get("seconds", math.nan), "tournament_seconds": u.get("tournament_seconds", math.nan),
              "run": int(u.get("run", 0)), "stopped": u.get("stopped", ""),
-             "repeat_of": int(u.get("repeat_of", -1))}
+             "repeat_of": int(u.get("repeat_of", -1)), "retry_of": int(t.user_attrs.get("retry_of", -1)),
+             "worker": u.get("worker", "")}
         for k in names:
             r[k] = u.get("values", {}).get(k, t.params.get(k))  # as played (floats rounded)
         rows.append(r)
     cols = ["number", "state", "value", "lo", "hi", "ms_per_decision", "feasible", "deals", "spec",
-            "seconds", "tournament_seconds", "run", "stopped", "repeat_of", *names]
+            "seconds", "tournament_seconds", "run", "stopped", "repeat_of", "retry_of", "worker", *names]
     return pd.DataFrame(rows, columns=cols)
 
 
-def load_study(path):
-    """The Optuna study in ``path`` (read as is) and its trials DataFrame.
+def load_study(study, storage=None):
+    """The Optuna study (read as is) and its trials DataFrame: ``study`` an
+    SQLite file, or with ``storage`` (see :mod:`.storage`) the study's name.
 
-    :raises ValueError: the file is missing or not a dominoai tune study.
+    :raises ValueError: no such study, or not a dominoai tune study.
     """
-    path = Path(path)
-    if _stored_identity(path) is None:
-        raise ValueError(f"no such study file: {path}")
+    ref = parse_storage(storage, study)
+    if _stored_identity(ref) is None:
+        raise ValueError(f"no such study file: {study}" if storage is None
+                         else f"no study {ref.name!r} in {ref.text}")
     optuna = _optuna()
-    study = optuna.load_study(study_name=STUDY_NAME, storage=f"sqlite:///{path.resolve()}")
-    return study, trials_frame(study)
+    st = optuna.load_study(study_name=ref.name, storage=open_storage(ref))
+    return st, trials_frame(st)
 
 
 def _write_trials(df, path: Path) -> None:
@@ -289,10 +300,13 @@ class StudySpec:
     :param trials: trials to have finished (complete or pruned) in the study.
     :param hands: deals per trial and opponent (at least 2).
     :param chunk: deals per pruning step (default ``hands // 4``, at least 1).
-    :param jobs: worker processes of each tournament (-1: every core).
+    :param jobs: worker processes of each tournament (-1: every core); with
+        a cluster ``backend``, passed to it as given.
     :param seed: the root of the deals and the sampler.
-    :param study: the SQLite file (``.db``); None keeps the study in memory.
-        An existing file resumes; one made for another setting is refused.
+    :param study: without ``storage``, the SQLite file (``.db``); None keeps
+        the study in memory. With ``storage``, the study's name in it
+        (default ``dominoai-tune``). An existing study resumes (and other
+        workers may share it); one made for another setting is refused.
     :param max_ms: median ms per decision above which a setting is infeasible.
     :param top: the best feasible trials replayed against the defaults.
     :param validate_hands: fresh deals of the validation (0: skip it; None,
@@ -300,13 +314,28 @@ class StudySpec:
     :param out: the trials table (``.csv`` or ``.parquet``); default: beside
         the study (``<stem>.trials.csv``), none without a study file.
     :param progress: a progress bar on stderr.
+    :param storage: where the study lives, shared by every worker given
+        it: ``sqlite:///FILE.db``, ``postgresql://USER@HOST/DB`` or
+        ``journal:FILE`` (:mod:`.storage`).
+    :param enqueue: bot specs (``"insane:worlds=200"``) to try first, each
+        queued once in the study (a spec already queued or played is not
+        queued again); the searched parameters they leave out are sampled.
+    :param heartbeat: seconds between a worker's signs of life; a trial
+        silent for three is its dead worker's, failed and queued again
+        (:mod:`.workers`).
+    :param backend: where each tournament's games run: None (local
+        processes), ``"dask"`` or ``"ray"``; ``scheduler`` the cluster's
+        address (as :func:`~dominoai.tournament.run_tournament`).
     :raises InputError: (a ValueError naming the argument) a count out of
-        range, no or repeated opponents, a bad file name, a bad range.
-    :raises ValueError: an unknown preset, bot or parameter.
+        range, no or repeated opponents, a bad file name, a storage of
+        unknown kind, a bad range, an enqueued spec outside the space.
+    :raises ValueError: an unknown preset, bot, parameter or backend, a
+        backend whose library is missing.
 
     After checking, ``rules``, ``dims`` (the searched dimensions), ``fixed``
-    (the frozen values) and ``ident`` (what makes a study file this study)
-    are set.
+    (the frozen values), ``ident`` (what makes a study this study), ``ref``
+    (the :class:`~.storage.StorageRef`) and ``queued`` (the enqueued
+    parameters) are set.
     """
 
     variant: str = "draw"
@@ -326,10 +355,17 @@ class StudySpec:
     players: int | None = None
     out: "str | Path | None" = None
     progress: bool = True
+    storage: str | None = None
+    enqueue: "str | Sequence[str]" = ()
+    heartbeat: float = 60.0
+    backend: str | None = None
+    scheduler: str | None = None
     rules: Rules = field(init=False, repr=False, compare=False)
     dims: dict = field(init=False, repr=False, compare=False)
     fixed: dict = field(init=False, repr=False, compare=False)
     ident: dict = field(init=False, repr=False, compare=False)
+    ref: StorageRef = field(init=False, repr=False, compare=False)
+    queued: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         put = partial(object.__setattr__, self)
@@ -357,14 +393,20 @@ class StudySpec:
             raise InputError("opponents", self.opponents,
                              f"$opponents lists a bot twice ({', '.join(self.opponents)})")
         spec_of(self.bot, fixed)
-        for name, suffixes, what in (("out", (".csv", ".parquet"), "the trials table must end in .csv or .parquet"),
-                                     ("study", (".db", ".sqlite", ".sqlite3"),
-                                      "the study is an SQLite file: end it in .db")):
-            path = getattr(self, name)
-            if path is not None:
-                put(name, Path(path))
-                if Path(path).suffix not in suffixes:
-                    raise InputError(name, path, f"${name} {path}: {what}")
+        if self.out is not None:
+            put("out", Path(self.out))
+            if self.out.suffix not in (".csv", ".parquet"):
+                raise InputError("out", self.out, f"$out {self.out}: the trials table must end in .csv or .parquet")
+        put("ref", parse_storage(self.storage, self.study))
+        if self.ref.kind == "sqlite" and self.storage is None:
+            put("study", self.ref.path)
+        check_number("heartbeat", self.heartbeat, positive=True, what="a positive number of seconds")
+        if self.heartbeat < 1:
+            raise InputError("heartbeat", self.heartbeat, f"$heartbeat must be at least 1 second (got {self.heartbeat})")
+        _check_backend(self.backend, self.scheduler)
+        enq = split_bot_specs(self.enqueue) if isinstance(self.enqueue, str) else list(self.enqueue)
+        put("enqueue", tuple(str(e) for e in enq))
+        put("queued", tuple(_params_of(self.bot, e, dims, fixed) for e in self.enqueue))
         r = self.rules
         put("ident", json.loads(json.dumps({
             "format": FORMAT, "variant": r.preset, "players": r.players, "bot": self.bot, "opponents": opp,
@@ -372,23 +414,59 @@ class StudySpec:
             "max_ms": self.max_ms, "space": {k: d.text() for k, d in dims.items()}, "fix": dict(fixed)})))
 
 
+def _params_of(bot: str, spec: str, dims: dict, fixed: dict) -> dict:
+    """The searched parameters an enqueued ``spec`` sets (typed).
+
+    :raises InputError: another bot, a parameter that is not searched or a
+        value outside its range or choices.
+    """
+    def bad(why):
+        return InputError("enqueue", spec, f"$enqueue {spec}: {why}")
+    name, given = parse_spec(spec)
+    if name != bot:
+        raise bad(f"a spec of {bot!r} is needed (the bot tuned)")
+    params = bot_params(bot)
+    out = {}
+    for k, v in given.items():
+        if k == "seed":
+            continue
+        if k not in params:
+            raise bad(f"bot {bot!r} has no parameter {k!r}")
+        x = params[k].parse(bot, k, str(v))
+        if k in fixed:
+            if x != fixed[k]:
+                raise bad(f"{k} is fixed at {fixed[k]} in this study")
+            continue
+        d = dims.get(k)
+        if d is None:
+            raise bad(f"{k} is not searched in this study")
+        if d.choices is not None and x not in d.choices or d.choices is None and not d.low <= x <= d.high:
+            raise bad(f"{k}={x} is outside its range {d.text()}")
+        out[k] = x
+    return out
+
+
 # ---------------------------------------------------------------- tune
 def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
          opponents: "str | Sequence[str]" = ("hard",), trials: int = 60, hands: int = 400,
          chunk: int | None = None, jobs: int = 1, seed: int = 0, study=None, space="", fix="",
          max_ms: float | None = None, top: int = 3, validate_hands: int | None = None,
-         players: int | None = None, out=None, progress: bool = True) -> TuneResult:
+         players: int | None = None, out=None, progress: bool = True, storage: str | None = None,
+         enqueue=(), heartbeat: float = 60.0, backend: str | None = None,
+         scheduler: str | None = None) -> TuneResult:
     """Tune ``bot``'s parameters for points per hand against ``opponents``:
     ``tune(StudySpec(...))``, or the same settings as arguments (see
     :class:`StudySpec` for each).
 
-    Every check runs before the study file is opened, so bad input leaves
-    it as it was.
+    Every check runs before the study is opened, so bad input leaves it as
+    it was. Several workers given the same ``storage`` and ``study`` share
+    the study (docs/cluster.md).
 
     :returns: a :class:`TuneResult`.
     :raises InputError: (a ValueError naming the argument) bad input, as
-        :class:`StudySpec`; a study file for another setting or one that
-        cannot be written; a time limit no setting meets.
+        :class:`StudySpec`; a study for another setting, a file that cannot
+        be written, a database that cannot be reached; a time limit no
+        setting meets.
     :raises ValueError: an unknown preset, bot or parameter.
     :raises TypeError: a :class:`StudySpec` with other arguments.
     """
@@ -397,74 +475,100 @@ def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
             raise TypeError("tune(spec): a StudySpec holds every setting; give no other argument")
         return _run(variant)
     return _run(StudySpec(variant, bot, opponents, trials, hands, chunk, jobs, seed, study, space, fix,
-                          max_ms, top, validate_hands, players, out, progress))
+                          max_ms, top, validate_hands, players, out, progress, storage, enqueue, heartbeat,
+                          backend, scheduler))
 
 
 def _run(spec: StudySpec) -> TuneResult:
     """The study of ``spec``: check the files, search, validate, write the table."""
     t_start = time.perf_counter()
     _check_files(spec)
-    jobs = local_jobs(spec.jobs)  # capped at the cores once, here, not at every chunk
+    jobs = local_jobs(spec.jobs, spec.backend)  # capped at the cores once, here, not at every chunk
     if jobs != spec.jobs:
         spec = dataclasses.replace(spec, jobs=jobs)
-    if spec.max_ms is not None:
-        _probe(spec.variant, spec.players, cheapest_specs(spec.bot, spec.dims, spec.fixed), spec.opponents[0],
-               float(spec.max_ms), spec.seed)
-    st, run = _open(spec)
-    _search(spec, st, run)
-    df = trials_frame(st, list(spec.dims))
-    ok = df[(df["state"] == "COMPLETE") & df["feasible"]].sort_values(["value", "number"],
-                                                                     ascending=[False, True])
-    best_spec = str(ok["spec"].iloc[0]) if len(ok) else None
-    verdict = None
-    if spec.validate_hands and best_spec is not None:
-        verdict = _validated(spec, st, list(dict.fromkeys(ok["spec"]))[:spec.top])
+    with cluster_session(spec.backend, spec.scheduler, spec.jobs):
+        if spec.max_ms is not None:
+            _probe(spec.variant, spec.players, cheapest_specs(spec.bot, spec.dims, spec.fixed), spec.opponents[0],
+                   float(spec.max_ms), spec.seed)
+        st, run, live = _open(spec)
+        _search(spec, st, run, live)
+        df = trials_frame(st, list(spec.dims))
+        ok = df[(df["state"] == "COMPLETE") & df["feasible"]].sort_values(["value", "number"],
+                                                                         ascending=[False, True])
+        best_spec = str(ok["spec"].iloc[0]) if len(ok) else None
+        verdict = None
+        if spec.validate_hands and best_spec is not None:
+            verdict = _validated(spec, st, list(dict.fromkeys(ok["spec"]))[:spec.top], live)
     out = spec.out
-    if out is None and spec.study is not None:
-        out = spec.study.with_name(spec.study.stem + ".trials.csv")
+    where = spec.ref.path if spec.ref.kind in ("sqlite", "journal") else None
+    if out is None and where is not None:
+        out = where.with_name(where.stem + ".trials.csv")
     if out is not None:
         _write_trials(df, out)
-    return TuneResult(df, best_spec, verdict, spec.study, out, time.perf_counter() - t_start)
+    return TuneResult(df, best_spec, verdict, where, out, time.perf_counter() - t_start)
 
 
 _TUNE_DEFAULTS = {k: p.default for k, p in inspect.signature(tune).parameters.items() if k != "variant"}
 
 
 def _check_files(spec: StudySpec) -> None:
-    """The trials table and the study file can be written; an existing study
-    file is a study of these settings. Nothing is changed."""
+    """The trials table and the study's file can be written, the database
+    reached; an existing study is a study of these settings. Nothing is
+    changed."""
     if spec.out is not None:
         _check_writable(spec.out, "out")
-    if spec.study is not None:
-        _check_writable(spec.study, "study")
-        stored = _stored_identity(spec.study, " (a new study needs a new file name)")
-        if stored is not None:
-            _compare(spec.study, stored, spec.ident)
+    ref = spec.ref
+    if ref.kind == "memory":
+        return
+    if ref.path is not None:
+        _check_writable(ref.path, "study" if spec.storage is None else "storage")
+    hint = " (a new study needs a new file name)" if spec.storage is None else " (a new study needs a new name)"
+    stored = _stored_identity(ref, hint)
+    if stored is not None:
+        _compare(ref, stored, spec.ident)
 
 
 def _open(spec: StudySpec):
-    """The Optuna study (created, or loaded to resume) and this run's number;
-    trials left running by a killed run are marked failed."""
+    """The Optuna study (created, or loaded to resume or to join other
+    workers), this run's number and its :class:`~.workers.Liveness`; trials
+    of dead workers are failed and queued again, the enqueued specs queued."""
     optuna = _optuna()
-    from optuna.trial import TrialState
-    if spec.study is not None:
-        spec.study.parent.mkdir(parents=True, exist_ok=True)
-        storage = optuna.storages.RDBStorage(f"sqlite:///{spec.study.resolve()}")
-    else:
-        storage = optuna.storages.InMemoryStorage()
-    st = optuna.create_study(study_name=STUDY_NAME, storage=storage, direction="maximize",
+    beat = max(1, int(round(spec.heartbeat)))
+    storage = open_storage(spec.ref, beat, Liveness.requeue)
+    live = Liveness(storage, spec.ref.heartbeat_native, beat)
+    st = optuna.create_study(study_name=spec.ref.name, storage=storage, direction="maximize",
                              load_if_exists=True, sampler=_sampler(spec, 0),
                              pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0))
-    if not st.user_attrs.get("format"):
+    if not st.user_attrs.get("format"):    # new (or made this instant by another worker)
         for k, v in spec.ident.items():
             st.set_user_attr(k, v)
+        _compare(spec.ref, st.user_attrs, spec.ident)
     run = int(st.user_attrs.get("runs", 0)) + 1
     st.set_user_attr("runs", run)
-    for t in st.get_trials(deepcopy=False, states=(TrialState.RUNNING, TrialState.WAITING)):
-        if "start" not in t.user_attrs:   # killed between ask() and its first write: the last run's
-            storage.set_trial_user_attr(t._trial_id, "start", {"spec": "", "run": run - 1})
-        storage.set_trial_state_values(t._trial_id, TrialState.FAIL)  # left by a killed run
-    return st, run
+    live.fail_stale(st)
+    if spec.queued:
+        _enqueue(st, spec, live)
+    return st, run, live
+
+
+def _enqueue(st, spec: StudySpec, live: Liveness) -> None:
+    """Queue each of ``spec.queued`` unless a trial with the same
+    parameters is already queued, running or finished (one worker at a
+    time: workers started together queue each setting once)."""
+    from optuna.trial import TrialState
+    mine = _claim(spec, st, live, "enqueuing", "enqueue", lambda: False)
+    have = [t.params or t.system_attrs.get("fixed_params", {}) for t in st.get_trials(deepcopy=False)
+            if t.state != TrialState.FAIL]
+    for params in spec.queued:
+        if not any(all(h.get(k) == v for k, v in params.items()) and len(h) >= len(params) for h in have):
+            st.enqueue_trial(dict(params))
+            have.append(dict(params))
+    st.set_user_attr("enqueuing", dict(mine, done=True))
+
+
+def _on(spec: StudySpec) -> dict:
+    """The backend arguments of the tournaments (none for local processes)."""
+    return {} if spec.backend is None else {"backend": spec.backend, "scheduler": spec.scheduler}
 
 
 def _constraints(ft):
@@ -498,25 +602,45 @@ def _best_text(st) -> str:
     return f"best {b.value:+.3f} (#{b.number})"
 
 
-def _search(spec: StudySpec, st, run: int) -> None:
-    """Ask, play and tell trials until ``spec.trials`` have finished."""
+def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
+    """Ask, play and tell trials until ``spec.trials`` have finished in the
+    study (by any worker); while the last ones run on other workers, wait
+    for them (taking over any whose worker dies)."""
+    from optuna.exceptions import UpdateFinishedTrialError
     from optuna.trial import TrialState
     from tqdm import tqdm
     bar = tqdm(total=spec.trials, initial=min(len(_finished(st)), spec.trials), unit="trial",
                disable=not spec.progress, desc=f"tune {spec.bot} {spec.rules.preset}", dynamic_ncols=True)
     try:
-        while len(_finished(st)) < spec.trials:
-            st.sampler = _sampler(spec, len(st.get_trials(deepcopy=False)))
-            trial = st.ask()
+        while True:
+            live.fail_stale(st)
+            trials = st.get_trials(deepcopy=False)
+            states = [t.state for t in trials]
+            done = sum(s in (TrialState.COMPLETE, TrialState.PRUNED) for s in states)
+            bar.update(min(done, spec.trials) - bar.n)
+            if done >= spec.trials:
+                break
+            if done + states.count(TrialState.RUNNING) >= spec.trials:
+                time.sleep(POLL)      # the last trials run on other workers
+                continue
+            st.sampler = live.mark(_sampler(spec, len(trials)), run)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")   # Optuna's heartbeat is meant for optimize(): beaten here
+                trial = st.ask()
             try:
-                value, pruned = _trial(spec, st, trial, run)
+                with live.trial_beating(trial._trial_id):
+                    value, pruned = _trial(spec, st, trial, run)
+                if pruned:
+                    st.tell(trial, state=TrialState.PRUNED, skip_if_finished=True)
+                else:
+                    st.tell(trial, value, skip_if_finished=True)
+            except UpdateFinishedTrialError:
+                # another worker took this one for dead (no heartbeat for three
+                # intervals, e.g. the network was down) and queued its setting again
+                continue
             except BaseException:
-                st.tell(trial, state=TrialState.FAIL)
+                st.tell(trial, state=TrialState.FAIL, skip_if_finished=True)
                 raise
-            if pruned:
-                st.tell(trial, state=TrialState.PRUNED)
-            else:
-                st.tell(trial, value)
             bar.update(1)
             bar.set_postfix_str(_best_text(st), refresh=True)
     finally:
@@ -530,7 +654,7 @@ def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
     values = dict(spec.fixed, **{k: d.suggest(trial) for k, d in spec.dims.items()})
     bot = spec_of(spec.bot, values, spec.rules)   # idle parameters dropped
     # few writes: each is a SQLite commit (about 20 ms on a busy disk)
-    trial.set_user_attr("start", {"spec": bot, "run": run})
+    trial.set_user_attr("start", {"spec": bot, "run": run, "worker": f"{me()['host']}:{me()['pid']}"})
     prev = _played(_finished(st), bot)
     if prev is not None:
         # the same bot on the same chunk seeds scores the same (common random
@@ -549,7 +673,7 @@ def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
         n = min(spec.chunk, spec.hands - k * spec.chunk)
         cs = stage_seed(spec.seed, SEARCH, k)
         for o in spec.opponents:
-            d, ms, sec, _ = play_chunk(spec.variant, spec.players, bot, o, n, cs, spec.jobs)
+            d, ms, sec, _ = play_chunk(spec.variant, spec.players, bot, o, n, cs, spec.jobs, **_on(spec))
             ev.add(d, ms, sec, n)
         ev.chunks.append(cs)
         trial.report(ev.value, k)
@@ -571,18 +695,48 @@ def _trial(spec: StudySpec, st, trial, run: int) -> tuple[float, bool]:
     return m, pruned
 
 
-def _validated(spec: StudySpec, st, cands: list[str]) -> Verdict:
+def _claim(spec: StudySpec, st, live: Liveness, attr: str, key: str, done) -> dict | None:
+    """Claim the study attribute ``attr`` for this worker (a study-wide step
+    done by one worker at a time): wait while another live worker holds it
+    for ``key``, write this worker's claim, let simultaneous claims settle
+    (the last written wins) and return it; None once ``done()``."""
+    while True:
+        if done():
+            return None
+        claim = st.user_attrs.get(attr)
+        if (claim and claim.get("key") == key and not claim.get("done") and claim.get("worker") != me()
+                and not live.claim_dead(claim)):
+            time.sleep(POLL)
+            continue
+        mine = {"key": key, "worker": me(), "beat": 0}
+        st.set_user_attr(attr, mine)
+        if spec.ref.kind == "memory":
+            return mine
+        time.sleep(CLAIM_WAIT)
+        if st.user_attrs.get(attr, {}).get("worker") == me():
+            return mine
+
+
+def _validated(spec: StudySpec, st, cands: list[str], live: Liveness) -> Verdict:
     """The verdict of the best ``cands`` against the defaults on fresh deals
-    (stored in the study, and taken from it when the candidates are the same)."""
+    (stored in the study, and taken from it when the candidates are the
+    same). One worker validates: it claims the study's ``validating``
+    attribute; the others wait for its verdict, or take over if it dies."""
     key = json.dumps({"candidates": cands, "hands": spec.validate_hands, "jobs_free": True})
-    stored = st.user_attrs.get("validation")
-    if stored and stored.get("key") == key:
-        return Verdict(**stored["verdict"])
+
+    def stored():
+        v = st.user_attrs.get("validation")
+        return v if v and v.get("key") == key else None
+    mine = _claim(spec, st, live, "validating", key, stored)
+    if mine is None:
+        return Verdict(**stored()["verdict"])
     if spec.progress:
         sys.stderr.write(f"validating the best {len(cands)} setting(s) against the defaults on "
                          f"{spec.validate_hands:,} fresh deals each\n")
-    verdict = validate(spec.variant, spec.players, cands, spec_of(spec.bot, {}), spec.validate_hands,
-                       spec.seed, spec.jobs, progress=spec.progress)
+    with live.claim_beating(st, "validating", mine):
+        verdict = validate(spec.variant, spec.players, cands, spec_of(spec.bot, {}), spec.validate_hands,
+                           spec.seed, spec.jobs, progress=spec.progress, **_on(spec))
     st.set_user_attr("validation", {"key": key, "verdict": json.loads(json.dumps(
         verdict.to_dict(), default=float))})
+    st.set_user_attr("validating", dict(mine, done=True))
     return verdict

@@ -56,11 +56,14 @@ def _line(spec, mean, lo, hi, deals, accepted, k, confidence) -> str:
 
 
 def validate(variant, players, candidates: list[str], baseline: str, hands: int, seed: int,
-             jobs: int = 1, confidence: float = 0.95, progress: bool = False) -> Verdict:
+             jobs: int = 1, confidence: float = 0.95, progress: bool = False, backend: str | None = None,
+             scheduler: str | None = None) -> Verdict:
     """Replay each of ``candidates`` (specs, best first) against
     ``baseline`` on ``hands`` fresh deals; return the :class:`Verdict` of the
     best accepted one (highest mean), else of the best by mean, not accepted.
-    ``progress``: a tournament progress bar per candidate on stderr.
+    ``progress``: a tournament progress bar per candidate on stderr;
+    ``backend``, ``scheduler``: where the games run (as
+    :func:`~dominoai.tournament.run_tournament`).
 
     :raises ValueError: no candidates, or ``hands`` below 2.
     """
@@ -77,7 +80,8 @@ def validate(variant, players, candidates: list[str], baseline: str, hands: int,
         if canonical(spec) == canonical(baseline):
             rows.append((spec, 0.0, 0.0, 0.0, hands, False, float("nan")))
             continue
-        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs, progress)
+        on = {} if backend is None else {"backend": backend, "scheduler": scheduler}
+        diffs, ms, _, bms = play_chunk(variant, players, spec, baseline, hands, seed_v, jobs, progress, **on)
         if base_ms is None and len(bms):
             base_ms = float(np.median(bms))
         from ..tournament import paired_ci
