@@ -61,6 +61,7 @@ class Running:
         return self.app.state.server
 
     def __enter__(self):
+        warm_engine()
         self.thread.start()
         t0 = time.time()
         while not self.server.started:
@@ -75,12 +76,23 @@ class Running:
             self.pool.shutdown(wait=True)
 
 
+def warm_engine() -> None:
+    """Compile (or load from the cache) the kernels the server calls, before
+    it starts: a first compile on its event loop would stall every client."""
+    from dominoai.game import Match
+    h = Match("all_fives", seed=1).new_hand()
+    while not h.over:
+        h.observe(h.seat).legal_moves()
+        h.play(h.legal_moves()[0])
+
+
 class Client:
     """A scripted guest: a websocket, every frame it received, and its token."""
 
     def __init__(self, url: str, token: str | None = None):
         headers = {"Cookie": f"dominoai_guest={token}"} if token else None
-        self.ws = connect(url, additional_headers=headers, open_timeout=TIMEOUT, max_size=1 << 22)
+        self.ws = connect(url, additional_headers=headers, open_timeout=TIMEOUT, max_size=1 << 22,
+                          ping_interval=None)
         self.frames: list[dict] = []
         self.welcome = self.recv()
         assert self.welcome["type"] == "welcome"
@@ -431,3 +443,14 @@ def test_table_model_refuses_with_the_reason_and_keeps_kozel_partners_hard():
     assert rec["seats"] == ["Ann", "easy"] and rec["play"]["names"] == ["Ann", "easy"]
     back = Table.from_record(rec)
     assert back.step == t.step == 1 and back.names() == ["Ann", "easy"] and back.people == [0]
+
+
+def test_serve_command_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from dominoai.cli import main
+    assert main(["serve", "--port", "70000", "--db", str(tmp_path / "a.db")]) == 2
+    assert main(["serve", "--host", "256.0.0.1", "--port", "0", "--db", str(tmp_path / "b.db")]) == 2
+    assert main(["serve", "--db", str(tmp_path / "none.db"), "--export", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("dominoai: error:") for line in err), err
+    assert "65535" in err[0] and "cannot listen on 256.0.0.1" in err[1] and "no server database" in err[2]
+    assert not (tmp_path / "out").exists() and not (tmp_path / "b.db").exists()

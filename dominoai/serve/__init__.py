@@ -63,13 +63,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | os.PathLike | No
     from .app import BOT_PAUSE, create_app
     from .protocol import MAX_MESSAGE
     out = sys.stdout if out is None else out
-    app = create_app(default_db() if db is None else db, workers=workers,
-                     bot_pause=BOT_PAUSE if bot_pause is None else bot_pause)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)            # clients wait in the backlog until the server is up
     bound = sock.getsockname()[1]
+    app = create_app(default_db() if db is None else db, workers=workers,
+                     bot_pause=BOT_PAUSE if bot_pause is None else bot_pause)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=4 * MAX_MESSAGE, lifespan="on")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host

@@ -59,14 +59,13 @@ def _rules(d: dict):
 
 
 def warm() -> int:
-    """In a worker: import the bots and run each level once on a small hand,
-    so that the first real decision does not wait for the kernels to load.
-    Returns the worker's process id."""
-    from ..game import Match
+    """In a worker: import the bots and let ``easy`` decide once, so that the
+    first real decision does not wait for the engine's kernels to load (the
+    stronger levels load theirs on first use). Returns the process id."""
     from ..bots import make_bot
+    from ..game import Match
     h = Match("block", seed=1).new_hand()
-    for level in ("easy", "medium", "hard", "insane:worlds=2"):
-        make_bot(level, seed=1).act(h.observe(h.seat))
+    make_bot("easy", seed=1).act(h.observe(h.seat))
     return os.getpid()
 
 
