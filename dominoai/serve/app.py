@@ -39,6 +39,19 @@ STATIC_DIR = Path(__file__).parent / "static"
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,24}$")
 
 
+def warm_engine() -> None:
+    """Play one small hand through every call the server makes, so that the
+    engine's kernels are compiled (or loaded from numba's cache) before the
+    first client: a compile later would stall the event loop."""
+    from ..game import Match
+    h = Match("all_fives", seed=1).new_hand()
+    while not h.over:
+        h.observe(h.seat).legal_moves()
+        h.explain(Move.parse("6:6 up"))
+        h.play(h.legal_moves()[0])
+    h.observe(0).count
+
+
 class LiveTable:
     """A table on the server: its ``code``, its ``settings`` (``variant``,
     ``players``, ``level``, ``fill``, ``listed``, ``alone``, ``target``),
@@ -94,7 +107,9 @@ class Server:
 
     # -- life
     async def start(self) -> None:
-        """Open the pool, load every table from the store, set their bots going."""
+        """Load the engine's kernels, open the pool, load every table from the
+        store, set their bots going."""
+        warm_engine()
         if self.pool is None:
             self.pool = make_pool(self.workers)
             loop = asyncio.get_running_loop()
@@ -118,7 +133,7 @@ class Server:
             if live.task is not None:
                 live.task.cancel()
         if self.own_pool and self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
     # -- sending
