@@ -92,7 +92,7 @@ class Client:
     def __init__(self, url: str, token: str | None = None):
         headers = {"Cookie": f"dominoai_guest={token}"} if token else None
         self.ws = connect(url, additional_headers=headers, open_timeout=TIMEOUT, max_size=1 << 22,
-                          ping_interval=None)
+                          ping_interval=None).__enter__()     # closed by close()
         self.frames: list[dict] = []
         self.welcome = self.recv()
         assert self.welcome["type"] == "welcome"
@@ -363,6 +363,23 @@ def test_fill_with_bots_starts_when_a_second_person_sits(server):
     assert b.until(lambda f: f["type"] == "table" and f["code"] == code2)["status"] == "waiting"
     for cl in (a, b):
         cl.close()
+
+
+def test_http_gives_the_page_the_lobby_and_the_guest(server):
+    import httpx
+    base = f"http://127.0.0.1:{server.port}"
+    page = httpx.get(base + "/", timeout=TIMEOUT)
+    assert page.status_code == 200 and "dominoai serve" in page.text and "/ws" in page.text
+    me = httpx.get(base + "/api/me", timeout=TIMEOUT)
+    token = me.cookies.get("dominoai_guest")
+    assert token and me.json()["tables"] == [] and "token" not in me.json()
+    c = Client(server.url, token)                 # the page's websocket carries the cookie
+    assert c.welcome["name"] == me.json()["name"] and "token" not in c.welcome
+    code = c.request({"type": "open", "variant": "block", "listed": True})["code"]
+    assert httpx.get(base + "/api/lobby", timeout=TIMEOUT).json()["tables"][0]["code"] == code
+    again = httpx.get(base + "/api/me", cookies={"dominoai_guest": token}, timeout=TIMEOUT)
+    assert again.json()["tables"] == [code] and "dominoai_guest" not in again.cookies
+    c.close()
 
 
 def test_reconnect_and_restart_give_the_seat_back_at_the_last_move(tmp_path):

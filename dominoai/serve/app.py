@@ -2,8 +2,9 @@
 
 :func:`create_app` builds the Starlette application around a :class:`Server`:
 ``/ws`` is the websocket every client talks through (docs/serve.md, the
-protocol), ``/api/lobby`` lists the open tables as JSON, and ``/`` serves
-the page's static folder. All table state is changed on the event loop's
+protocol), ``/api/lobby`` lists the open tables as JSON, ``/api/me`` tells
+a page its guest (setting the cookie for a new one), and ``/`` serves the
+page's static folder. All table state is changed on the event loop's
 thread, one message or one bot move at a time, and written to the
 :class:`~dominoai.serve.store.Store` before anyone is told; bots think in a
 process pool (:mod:`~dominoai.serve.thinking`) after a short pause.
@@ -527,10 +528,18 @@ def create_app(db: "str | Path", pool: Executor | None = None, workers: int | No
     async def lobby(request):
         return JSONResponse({"tables": server.lobby()})
 
+    async def me(request):
+        token, name, new = server.guest(request.cookies.get(COOKIE))
+        body = server.welcome(token, False)
+        resp = JSONResponse(body)
+        if new:
+            resp.set_cookie(COOKIE, token, max_age=31536000, httponly=True, samesite="lax")
+        return resp
+
     async def ws(websocket):
         await server.connect(websocket)
 
-    routes = [Route("/api/lobby", lobby), WebSocketRoute("/ws", ws),
+    routes = [Route("/api/lobby", lobby), Route("/api/me", me), WebSocketRoute("/ws", ws),
               Mount("/", StaticFiles(directory=str(static or STATIC_DIR), html=True))]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
