@@ -30,7 +30,7 @@ from dominoai.records import load_record, match_from_record, replay  # noqa: E40
 from dominoai.rules import PRESETS, get_rules  # noqa: E402
 from dominoai.tiles import Tile  # noqa: E402
 
-TIMEOUT = 30.0
+TIMEOUT = 60.0
 TILE_RX = re.compile(r"(?<![\d:])(\d):(\d)(?![\d:])")
 
 
@@ -77,12 +77,18 @@ class Running:
 
 
 def warm_engine() -> None:
-    """Compile (or load from the cache) the kernels the server calls, before
-    it starts: a first compile on its event loop would stall every client."""
+    """Compile (or load from the cache) the kernels the server and the bots
+    the tests seat call, before the server starts: a first compile while
+    clients wait would make them time out on a cold cache."""
+    from dominoai.bots import make_bot
     from dominoai.game import Match
+    from dominoai.serve.app import warm_engine as warm_server
+    warm_server()
+    bots = [make_bot("easy", seed=1), make_bot("hard", seed=1)]
     h = Match("all_fives", seed=1).new_hand()
     while not h.over:
-        h.observe(h.seat).legal_moves()
+        for b in bots:
+            b.act(h.observe(h.seat))
         h.play(h.legal_moves()[0])
 
 

@@ -45,12 +45,16 @@ def warm_engine() -> None:
     engine's kernels are compiled (or loaded from numba's cache) before the
     first client: a compile later would stall the event loop."""
     from ..game import Match
-    h = Match("all_fives", seed=1).new_hand()
-    while not h.over:
-        h.observe(h.seat).legal_moves()
-        h.explain(Move.parse("6:6 up"))
-        h.play(h.legal_moves()[0])
-    h.observe(0).count
+    for preset in ("all_fives", "dominoball"):
+        m = Match(preset, seed=1)
+        h = m.new_hand()
+        while not h.over:
+            h.observe(h.seat).legal_moves()
+            h.explain(Move.parse("6:6 up"))
+            h.play(h.legal_moves()[0])
+        h.observe(0).count
+        h.result
+        m.result
 
 
 class LiveTable:

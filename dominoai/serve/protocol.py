@@ -153,7 +153,8 @@ def _legal(obs: Observation) -> tuple[list, bool]:
 
 def seat_view(obs: Observation, hand_index: int, scores: tuple, goals: tuple | None) -> dict:
     """What ``obs``'s seat sees of the hand: its tiles, every hand's size,
-    the boneyard's size, the line as events, the open ends, the count,
+    the boneyard's size, the events, the line laid out as the pictures lay
+    it (:func:`~dominoai.render.layout.line_layout`), the open ends, the count,
     the spinner, whose turn, the legal moves (each tile with the ends it
     fits), the scores and the carried points. Built from ``obs`` only.
 
@@ -161,7 +162,10 @@ def seat_view(obs: Observation, hand_index: int, scores: tuple, goals: tuple | N
     :param scores: the match score per side (including this hand's points).
     :param goals: Dominoball's goals per side, or None.
     """
+    from ..render.layout import line_layout
     events = obs.events
+    line = [{"tile": str(p.tile), "a": p.a, "b": p.b, "x": p.x, "y": p.y, "dx": p.dx, "dy": p.dy,
+             "arm": p.arm, "order": p.order, "last": p.last} for p in line_layout(events, obs.spinner)]
     legal, replace = _legal(obs) if obs.my_turn else ([], False)
     last = next((e for e in reversed(events) if e.kind == "play"), None)
     return {
@@ -175,6 +179,7 @@ def seat_view(obs: Observation, hand_index: int, scores: tuple, goals: tuple | N
         "boneyard": obs.boneyard_size,
         "events": [_event(e) for e in events],
         "last": None if last is None else str(last.tile),
+        "line": line,
         "ends": [{"end": END_NAMES[k], "pip": p, "kind": _END_KIND[kind]} for k, p, kind in obs.ends],
         "count": obs.count if obs.ends else 0,
         "spinner": None if obs.spinner is None else str(obs.spinner),
