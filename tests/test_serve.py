@@ -136,7 +136,7 @@ class Client:
     def play_on(self, code: str, hands: int = 1, until=None) -> dict:
         """Play the first legal move at every turn (and ask for the next hand)
         until ``hands`` hands are over or ``until(frame)``; the last frame."""
-        done, acted = 0, -1
+        done, acted, over_at = 0, -1, -1
         self.send({"type": "resume", "code": code})    # the table as it stands now
         while True:
             f = self.until(lambda f: f["type"] == "error" or f["type"] == "table" and f["code"] == code)
@@ -144,9 +144,9 @@ class Client:
             if until is not None and until(f):
                 return f
             if f["status"] in ("hand_over", "finished") and f["result"] is not None:
-                if f["moves"] == self._last_over:
+                if f["moves"] == over_at:
                     continue
-                self._last_over = f["moves"]
+                over_at = f["moves"]
                 done += 1
                 if done >= hands or f["status"] == "finished":
                     return f
@@ -156,8 +156,6 @@ class Client:
             if f["status"] == "playing" and h["your_turn"] and f["moves"] != acted:
                 acted = f["moves"]      # one move per position, however many frames show it
                 self.send(first_move(code, h))
-
-    _last_over = -1
 
 
 def first_move(code: str, h: dict) -> dict:
