@@ -273,8 +273,9 @@ def test_two_friends_and_bots_see_only_their_own_tiles(server):
 # ---------------------------------------------------------------- codes, seats, messages
 def test_codes_carry_96_random_bits_and_unknown_codes_find_nothing(server):
     c = Client(server.url)
-    codes = {c.request({"type": "open", "variant": "block", "listed": True})["code"] for _ in range(40)}
-    assert len(codes) == 40
+    codes = {c.request({"type": "open", "variant": "block", "listed": True})["code"] for _ in range(50)}
+    assert len(codes) == 50
+    assert c.request({"type": "open", "variant": "block"})["error"] == "too_many_tables"   # 50 at most
     for code in codes:
         raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
         assert len(raw) * 8 >= 96

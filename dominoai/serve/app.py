@@ -26,7 +26,8 @@ from .protocol import ProtocolError, error_frame, hand_result, parse_message, ru
 from .store import Store
 from .thinking import make_pool, request, think, warm
 
-__all__ = ["Server", "LiveTable", "create_app", "COOKIE", "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR"]
+__all__ = ["Server", "LiveTable", "create_app", "warm_engine", "COOKIE", "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR",
+           "MAX_TABLES"]
 
 log = logging.getLogger("dominoai.serve")
 
@@ -37,6 +38,8 @@ CODE_BYTES = 12
 #: seconds a bot waits before its move is sent (default)
 BOT_PAUSE = 0.6
 STATIC_DIR = Path(__file__).parent / "static"
+#: unfinished tables a guest may sit at
+MAX_TABLES = 50
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,24}$")
 
 
@@ -151,7 +154,7 @@ class Server:
         facts, and the hand as its seat's Observation shows it."""
         seat = live.seat_of(token)
         t = live.table
-        names = t.names() if t is not None else [self.names.get(k, "") if k else None for k in live.tokens]
+        names = t.names() if t is not None else [self.name_of(k) if k else None for k in live.tokens]
         seats = []
         for s in range(live.players):
             bot = t.meta["bots"][s] if t is not None else None
@@ -191,7 +194,7 @@ class Server:
             if live.status == "waiting" and live.settings.get("listed"):
                 out.append({"code": live.code, "variant": live.settings["variant"], "players": live.players,
                             "level": live.settings["level"], "fill": live.settings["fill"],
-                            "seats": [self.names.get(k) if k else None for k in live.tokens]})
+                            "seats": [self.name_of(k) if k else None for k in live.tokens]})
         return out
 
     # -- guests
@@ -207,6 +210,15 @@ class Server:
         self.store.add_guest(token, name)
         self.names[token] = name
         return token, name, True
+
+    def name_of(self, token: str) -> str:
+        """A guest's name (from the store when the guest has not connected
+        since the server started)."""
+        name = self.names.get(token)
+        if name is None:
+            g = self.store.guest(token)
+            name = self.names[token] = g["name"] if g else "guest"
+        return name
 
     def welcome(self, token: str, new: bool) -> dict:
         tables = [live.code for live in self.tables.values()
@@ -247,6 +259,9 @@ class Server:
             self.rules_of(settings)
         except (ValueError, TypeError) as e:
             raise ProtocolError("bad_field", f"open: {e}") from None
+        mine = sum(1 for x in self.tables.values() if token in x.tokens and x.status != "finished")
+        if mine >= MAX_TABLES:
+            raise ProtocolError("too_many_tables", f"a guest may sit at {MAX_TABLES} unfinished tables at most")
         seat = msg.get("seat", 0)
         if not 0 <= seat < players:
             raise ProtocolError("bad_field", f"open: seat must be 0..{players - 1}")
@@ -264,6 +279,8 @@ class Server:
             return  # already there: the view is sent again
         if live.status != "waiting":
             raise ProtocolError("started", "that table has started; its seats are taken")
+        if sum(1 for x in self.tables.values() if token in x.tokens and x.status != "finished") >= MAX_TABLES:
+            raise ProtocolError("too_many_tables", f"a guest may sit at {MAX_TABLES} unfinished tables at most")
         free = [s for s, k in enumerate(live.tokens) if k is None]
         if seat is None:
             seat = free[0]
@@ -281,7 +298,7 @@ class Server:
         and deal the first hand."""
         s = live.settings
         people = [i for i, k in enumerate(live.tokens) if k]
-        names = [self.names.get(live.tokens[i], "guest") for i in people]
+        names = [self.name_of(live.tokens[i]) for i in people]
         over = {} if s.get("target") is None else {"target": s["target"]}
         live.table = Table.new(s["variant"], s["players"], s["level"], people, s["seed"], over,
                                names=names, build_bots=False)
