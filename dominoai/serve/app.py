@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import secrets
 from concurrent.futures import Executor
@@ -121,7 +122,7 @@ class Server:
         if self.pool is None:
             self.pool = make_pool(self.workers)
             loop = asyncio.get_running_loop()
-            for _ in range(self.workers or 1):
+            for _ in range(self.workers or os.cpu_count() or 1):
                 loop.run_in_executor(self.pool, warm)
         for row in self.store.tables():
             table = None
