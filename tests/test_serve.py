@@ -476,3 +476,17 @@ def test_serve_command_refuses_bad_input_in_one_line(tmp_path, capsys):
     assert len(err) == 3 and all(line.startswith("dominoai: error:") for line in err), err
     assert "65535" in err[0] and "cannot listen on 256.0.0.1" in err[1] and "no server database" in err[2]
     assert not (tmp_path / "out").exists() and not (tmp_path / "b.db").exists()
+
+
+def test_the_documented_script_plays_a_hand(server):
+    """The script of docs/serve.md, run as written against this server."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text()
+    code = re.search(r"### A script\n\n```python\n(.+?)```", text, re.S).group(1)
+    assert "ws://127.0.0.1:8000/ws" in code
+    scope: dict = {}
+    exec(code.replace("ws://127.0.0.1:8000/ws", server.url).replace("print(", "len("), scope)
+    f = scope["f"]
+    assert f["type"] == "table" and f["status"] in ("hand_over", "finished")
+    assert f["result"]["end"] in ("domino", "blocked")
+    assert sum(1 for e in f["hand"]["events"] if e["kind"] == "play" and e["seat"] == 0) >= 1
