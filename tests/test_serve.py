@@ -344,7 +344,9 @@ def test_bad_messages_get_an_error_frame_and_change_nothing(server):
     stuck = [t for t in before["tiles"] if t not in legal]
     if stuck and before["ends"]:
         err = c.request({"type": "play", "code": code, "tile": stuck[0]})
-        assert err["error"] == "illegal_move" and "does not fit" in err["message"], err
+        ends = ", ".join(f"{e['end']} {e['pip']}" for e in before["ends"])
+        assert err["error"] == "illegal_move", err
+        assert err["message"] == f"{stuck[0]} does not fit any open end (open: {ends})", err
     after = c.resume(code)
     assert after["hand"] == before
     assert stored_record(server, code) == rec
@@ -490,3 +492,17 @@ def test_the_documented_script_plays_a_hand(server):
     assert f["type"] == "table" and f["status"] in ("hand_over", "finished")
     assert f["result"]["end"] in ("domino", "blocked")
     assert sum(1 for e in f["hand"]["events"] if e["kind"] == "play" and e["seat"] == 0) >= 1
+
+
+def test_a_tile_that_fits_nowhere_is_refused_with_the_open_ends():
+    from dominoai.table import Table, TableError
+    t = Table.new("block", None, "easy", [0, 1], seed=1, names=["A", "B"], build_bots=False)
+    h = t.start_hand()
+    t.play(h.seat, h.legal_moves()[0])
+    (left, lp, _), (right, rp, _) = h.ends
+    stuck = next((x for x in h.tiles(h.seat) if lp not in (x.high, x.low) and rp not in (x.high, x.low)), None)
+    assert stuck is not None       # the deal of seed 1 leaves the second player such a tile
+    with pytest.raises(TableError) as e:
+        t.play(h.seat, str(stuck))
+    assert str(e.value) == f"{stuck} does not fit any open end (open: left {lp}, right {rp})"
+    assert t.step == 1

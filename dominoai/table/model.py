@@ -26,7 +26,7 @@ import numpy as np
 
 from ..bots.spec import join_spec_params, parse_spec
 from ..game import Hand, Match, Move
-from ..moves import IllegalMoveError
+from ..moves import END_NAMES, IllegalMoveError
 from ..records import RecordError, load_record, match_from_record, record_from_match
 from ..rules import PRESETS, Rules, get_rules
 
@@ -348,8 +348,9 @@ class Table:
 
         :raises TableError: not ``seat``'s turn (``"not_your_turn"``, also
             between hands: ``"hand_over"``) or a move the rules refuse
-            (``"illegal_move"``, the reason of :meth:`Hand.explain`); nothing
-            changes.
+            (``"illegal_move"``, the reason of :meth:`Hand.explain`; a tile
+            given without an end that fits none: "6:4 does not fit any open
+            end (open: left 3, right 5)"); nothing changes.
         """
         h = self.match.current
         if h is None or h.over:
@@ -362,6 +363,9 @@ class Table:
             raise TableError("illegal_move", str(e)) from None
         why = h.explain(m)
         if why is not None:
+            if m.end is None and "does not fit" in why:
+                ends = ", ".join(f"{END_NAMES[k]} {p}" for k, p, _ in h.ends)
+                why = f"{m.tile} does not fit any open end (open: {ends})"
             raise TableError("illegal_move", why)
         if not m.replace and m.end is None:
             m = h._resolve(m)
