@@ -116,8 +116,8 @@ class Server:
 
     # -- life
     async def start(self) -> None:
-        """Load the engine's kernels, open the pool, load every table from the
-        store, set their bots going."""
+        """Load the engine's kernels, open the pool, load every unfinished
+        table from the store, set their bots going."""
         warm_engine()
         if self.pool is None:
             self.pool = make_pool(self.workers)
@@ -125,6 +125,8 @@ class Server:
             for _ in range(self.workers or os.cpu_count() or 1):
                 loop.run_in_executor(self.pool, warm)
         for row in self.store.tables():
+            if row["status"] == "finished":
+                continue    # its records stay in the store; the table is not played again
             table = None
             if row["record"] is not None:
                 try:
