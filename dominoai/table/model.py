@@ -367,8 +367,9 @@ class Table:
                 ends = ", ".join(f"{END_NAMES[k]} {p}" for k, p, _ in h.ends)
                 why = f"{m.tile} does not fit any open end (open: {ends})"
             raise TableError("illegal_move", why)
-        if not m.replace and m.end is None:
-            m = h._resolve(m)
+        if not m.replace and m.end is None:   # explain() found one end class: the one it fits
+            fits = [x for x in h.legal_moves() if not x.replace and x.tile == m.tile]
+            m = fits[0] if fits and h.ends else Move(m.tile, 0)
         try:
             h.play(m)
         except IllegalMoveError as e:  # explain() said yes: not expected, but nothing changed
