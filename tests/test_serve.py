@@ -506,3 +506,32 @@ def test_a_tile_that_fits_nowhere_is_refused_with_the_open_ends():
         t.play(h.seat, str(stuck))
     assert str(e.value) == f"{stuck} does not fit any open end (open: left {lp}, right {rp})"
     assert t.step == 1
+
+
+def test_a_slow_bot_does_not_hold_up_another_table(tmp_path, monkeypatch):
+    """While a bot at one table thinks for 6 s, a whole hand is played at
+    another: the server waits on the pool, never in its own loop."""
+    import dominoai.serve.app as app_module
+    real = app_module.think
+
+    def think(spec, *args):
+        if spec == "medium":
+            time.sleep(6.0)          # the slow table's bots (the pool runs them in threads here)
+        return real(spec, *args)
+    monkeypatch.setattr(app_module, "think", think)
+    with Running(tmp_path / "serve.sqlite3", pool=ThreadPoolExecutor(2)) as srv:
+        slow, quick = Client(srv.url), Client(srv.url)
+        s_code = slow.request({"type": "open", "variant": "block", "alone": True, "level": "medium"})["code"]
+        f = slow.resume(s_code)
+        if f["hand"]["your_turn"]:
+            slow.send(first_move(s_code, f["hand"]))
+        slow.until(lambda x: x["type"] == "table" and not x["hand"]["your_turn"])   # a slow bot to move
+        t0 = time.time()
+        q_code = quick.request({"type": "open", "variant": "draw", "players": 4, "alone": True,
+                                "level": "easy"})["code"]
+        last = quick.play_on(q_code, hands=1)
+        took = time.time() - t0
+        assert last["result"] is not None and last["hand"]["step"] > 8
+        assert took < 6.0, f"the quick table waited for the slow one ({took:.1f} s)"
+        slow.close()
+        quick.close()
