@@ -15,6 +15,7 @@ Subcommands::
     dominoai bots [NAME]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
+    dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
     dominoai --version
 
 Bad input of any kind (a missing or unreadable file, invalid JSON, a record
@@ -116,8 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="dominoai: imperfect-information dominoes toolkit.")
     p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_tournament, _add_summary,
-                _add_plot, _add_tune, _add_bots):
+    for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_serve, _add_tournament,
+                _add_summary, _add_plot, _add_tune, _add_bots):
         add(sub)
     return p
 
@@ -207,6 +208,34 @@ def _add_play(sub) -> None:
                    help="store the bots' move values of each decision (insane) in the saved match; "
                         "the finished match is kept for 'dominoai view'")
     g.set_defaults(func=_cmd_play)
+
+
+def _add_serve(sub) -> None:
+    """The ``serve`` subcommand."""
+    g = sub.add_parser(
+        "serve", help="serve tables for friends and bots over websockets (needs dominoai[serve])",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Serve tables of dominoes: guests open tables for friends (by code or in the lobby), "
+                    "fill empty seats with bots, or play alone against bots. Every finished hand is kept "
+                    "as a dominoai.record/1 record in the database; --export writes them out.",
+        epilog="Friends on your network: the server listens on 127.0.0.1 (this computer only) unless\n"
+               "--host says otherwise. Start it with --host 0.0.0.0 (every interface) and give your\n"
+               "friends http://YOUR-IP:PORT/ (your address on the network, e.g. from `ip addr` or\n"
+               "`ipconfig`); allow the port in your firewall. Anyone who can reach the port can open\n"
+               "tables; a table is joined by its code.")
+    g.add_argument("--host", default="127.0.0.1", metavar="HOST",
+                   help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every interface)")
+    g.add_argument("--port", type=_int_at_least(0), default=8000, metavar="N",
+                   help="port to listen on (default 8000; 0: a free port, printed)")
+    g.add_argument("--db", metavar="PATH",
+                   help="the SQLite database of tables, records and stats (default: serve.sqlite3 in the "
+                        "user data directory; $DOMINOAI_DATA_DIR overrides)")
+    g.add_argument("--export", metavar="DIR",
+                   help="write the records of the finished hands to DIR (one file per table, for "
+                        "'dominoai replay' and 'dominoai view') and exit")
+    g.add_argument("--workers", type=_int_at_least(1), metavar="N",
+                   help="processes the bots think in (default: the CPU count)")
+    g.set_defaults(func=_cmd_serve)
 
 
 def _add_tournament(sub) -> None:
@@ -446,6 +475,41 @@ def _cmd_play(args) -> int:
                          resume=args.resume, analysis=args.analysis, **overrides)
     except PlayError as e:
         raise _usage(e, resume="--continue") from None
+
+
+# ---------------------------------------------------------------- serve
+def _cmd_serve(args) -> int:
+    import importlib.util
+    from pathlib import Path
+
+    from .serve import default_db, export, serve
+    db = Path(args.db) if args.db else default_db()
+    if args.export:
+        if not db.is_file():
+            raise UsageError(f"--db: no server database at {db}")
+        out = Path(args.export)
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"--export: {out} exists and is not a folder")
+        try:
+            files = export(db, out)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--export: {e}") from None
+        print(f"dominoai serve: {len(files)} record{'s' if len(files) != 1 else ''} written to {out}")
+        return 0
+    missing = [m for m in ("starlette", "uvicorn", "websockets") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(f"serve needs {', '.join(missing)}: pip install 'dominoai[serve]'")
+    if args.port > 65535:
+        raise UsageError(f"--port must be at most 65535 (got {args.port})")
+    if db.exists() and not db.is_file():
+        raise UsageError(f"--db: {db} is not a file")
+    try:
+        serve(args.host, args.port, db, workers=args.workers)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+    return 0
 
 
 # ---------------------------------------------------------------- tournament

@@ -11,7 +11,7 @@ finished match is kept as ``<data>/last_match.json`` (:data:`LAST_MATCH_FILE`)
 for ``dominoai view``. Every write goes to a temporary file in
 the same folder, then :func:`os.replace` (:func:`atomic_write`), so a kill
 never leaves half a save. :func:`load_saved` replays a save
-(:func:`~dominoai.records.match_from_record`) to continue it. ``<data>`` is
+(:meth:`Table.from_record <dominoai.table.Table.from_record>`) to continue it. ``<data>`` is
 :func:`user_data_path`: ``$DOMINOAI_DATA_DIR`` if set, else
 ``platformdirs.user_data_dir("dominoai")``.
 """
@@ -23,18 +23,16 @@ from pathlib import Path
 
 from .._files import atomic_write_text
 
-from ..game import Match
-from ..records import RecordError, dumps_record, load_record, match_from_record, record_from_match
-from ..tournament.loop import add_analysis
+from ..records import dumps_record
+from ..table import PLAY_FORMAT, Table, TableError
 from .errors import PlayError
 
-__all__ = ["ENV_DATA_DIR", "MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "saved_analyses", "RESUME_HINT", "user_data_path",
-           "atomic_write", "save_match", "load_saved"]
+__all__ = ["ENV_DATA_DIR", "MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "user_data_path",
+           "atomic_write", "save_table", "load_saved"]
 
 ENV_DATA_DIR = "DOMINOAI_DATA_DIR"
 MATCH_FILE = "current_match.json"
 LAST_MATCH_FILE = "last_match.json"
-PLAY_FORMAT = "dominoai.play/1"
 RESUME_HINT = "`dominoai play --continue` resumes it"
 
 
@@ -61,64 +59,35 @@ def atomic_write(path: Path, text: str) -> None:
     atomic_write_text(path, text, sync=True)
 
 
-def save_match(path: Path, match: Match, meta: dict, analyses: list | None = None) -> None:
-    """Write ``match`` to ``path`` as a record whose ``seats`` are ``"you"``
-    for the human and the bot specs of ``meta["bots"]`` for the others, with
-    ``meta`` as its ``"play"`` entry and ``analyses`` (``(hand, move,
-    entries)``, 0-based; :func:`~dominoai.tournament.loop.add_analysis`)
-    on their moves.
+def save_table(path: Path, table: Table) -> None:
+    """Write ``table`` to ``path`` as a record (:meth:`Table.record
+    <dominoai.table.Table.record>`: the seats' names, ``"you"`` for the
+    human, and bot specs; the bots' analyses; the ``"play"`` entry).
 
     :raises PlayError: the file cannot be written.
     """
-    seat = int(meta["seat"])
-    seats = ["you" if s == seat else meta["bots"][s] for s in range(match.rules.players)]
-    rec = record_from_match(match, seats)
-    if analyses:
-        add_analysis(rec, analyses)
-    rec["play"] = meta
     try:
-        atomic_write(path, dumps_record(rec))
+        atomic_write(path, dumps_record(table.record()))
     except OSError as e:
         raise PlayError(f"cannot save the match to {path}: {e.strerror or e}") from None
 
 
-def saved_analyses(rec) -> list:
-    """The analyses a saved record carries, as ``(hand, move, entries)``
-    (0-based), to go on saving them after a resume."""
-    return [(h, m, [dict(e) for e in mv.analysis]) for h, hr in enumerate(rec.hands)
-            for m, mv in enumerate(hr.moves) if mv.analysis is not None]
-
-
-def load_saved(path: Path, seed: "int | None", new_seed) -> tuple[Match, dict]:
-    """The saved match at ``path``, replayed, and its ``"play"`` entry. The
-    replayed match's future deals are seeded from ``seed`` (else the save's
-    ``seed``, else ``new_seed()``), the number of hands and of moves.
+def load_saved(path: Path, seed: "int | None") -> Table:
+    """The table saved at ``path``, its match replayed
+    (:meth:`Table.from_record <dominoai.table.Table.from_record>`; future
+    deals seeded from ``seed``, else the save's ``seed``, the number of
+    hands and of moves).
 
     :raises PlayError: no saved match, an unreadable record, a record without
-        a valid ``"play"`` entry, or one that does not replay.
+        a valid ``"play"`` entry for one human, or one that does not replay.
     """
     if not path.exists():
         raise PlayError(f"no saved match to continue (looked for {path}); start one with `dominoai play`")
     try:
-        rec = load_record(path)
-    except RecordError as e:
-        raise PlayError(f"the saved match cannot be read: {e}") from None
-    meta = rec.extra.get("play")
-    players = rec.rules.players
-    ok = (isinstance(meta, dict) and isinstance(meta.get("seat"), int)
-          and 0 <= meta["seat"] < players and isinstance(meta.get("bots"), list)
-          and len(meta["bots"]) == players
-          and all((b is None) == (s == meta["seat"]) and (b is None or isinstance(b, str))
-                  for s, b in enumerate(meta["bots"]))
-          and isinstance(meta.get("variant"), str) and isinstance(meta.get("level"), str))
-    if not ok:
-        raise PlayError(f"{path} is not a match saved by `dominoai play` (no valid \"play\" entry)")
-    base = meta.get("seed") if isinstance(meta.get("seed"), int) else new_seed()
-    if seed is not None:
-        base = int(seed)
-    moves = sum(len(h.moves) for h in rec.hands)
-    try:
-        match = match_from_record(rec, seed=[base, len(rec.hands), moves])
-    except RecordError as e:
-        raise PlayError(f"the saved match {path} cannot be replayed: {e}") from None
-    return match, meta
+        return Table.from_record(path, seed=seed, one_person=True)
+    except TableError as e:
+        if "not a saved table" in str(e):
+            raise PlayError(f"{path} is not a match saved by `dominoai play` (no valid \"play\" entry)") from None
+        if e.code == "bad_bot":
+            raise PlayError(f"the saved match names a bot that cannot be built: {e}") from None
+        raise PlayError(f"{e} ({path})") from None

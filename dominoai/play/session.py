@@ -9,7 +9,7 @@ stats (:mod:`~dominoai.play.stats`). A bot is asked for its move as in a
 tournament (:func:`~dominoai.tournament.loop.decide`: a bot that declares
 ``needs_state`` gets the true state). In partnership presets (Kozel, Express
 in pairs) the human's partner plays at least ``hard`` ("How to play
-Domino" (Russian); docs/rules.md, Kozel): :func:`partner_spec`.
+Domino" (Russian); docs/rules.md, Kozel): :func:`~dominoai.table.partner_spec`.
 """
 
 from __future__ import annotations
@@ -21,18 +21,14 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from ..bots import make_bot
-from ..bots.spec import join_spec_params, parse_spec
-from ..game import Hand, Match
-from ..records import load_record
-from ..rules import get_rules
-from ..tournament.loop import analysis_of, decide
+from ..bots.spec import join_spec_params
+from ..game import Hand
+from ..table import Table, fresh_seed, hands_won, partner_spec
 from .display import TableView
 from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
-from .saving import (LAST_MATCH_FILE, MATCH_FILE, PLAY_FORMAT, RESUME_HINT, load_saved, save_match,
-                     saved_analyses, user_data_path)
-from .stats import format_stats, hands_won, level_name, record_match, variant_key
+from .saving import LAST_MATCH_FILE, MATCH_FILE, RESUME_HINT, load_saved, save_table, user_data_path
+from .stats import format_stats, record_match
 
 __all__ = ["play_game", "partner_spec", "Session", "setup_new", "DEFAULT_VARIANT", "DEFAULT_OPPONENTS"]
 
@@ -40,79 +36,48 @@ DEFAULT_VARIANT = "draw"
 DEFAULT_OPPONENTS = "medium"
 
 
-def partner_spec(opponents: str) -> str:
-    """The human's partner in partnership presets: at least ``hard`` (seed
-    002: Max plays at least "Сложный"); stronger opponents' level otherwise.
-
-    >>> partner_spec("easy"), partner_spec("medium:seed=3"), partner_spec("insane")
-    ('hard', 'hard', 'insane')
-    """
-    name, _ = parse_spec(opponents)
-    return "hard" if name in ("easy", "medium") else opponents
-
-
-def _new_seed() -> int:
-    return int(np.random.SeedSequence().entropy % (1 << 63))
-
-
-def _bot_seeds(seed: int, players: int) -> list[int]:
-    return [int(c.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
-            for c in np.random.SeedSequence(seed).spawn(players)]
-
-
 class Session:
-    """One play session: the match, the bots, the streams, the save file.
-
-    ``meta`` is the save's ``"play"`` entry (:mod:`~dominoai.play.saving`);
-    ``bots`` maps each bot's seat to the bot; ``analyses`` holds the bots'
-    analyses of their decisions (``(hand, move, entries)``, 0-based) when
-    ``meta["analysis"]`` is true, saved with the match.
+    """One play session: the table (:class:`~dominoai.table.Table`: the
+    match, the bots, the ``"play"`` entry, the bots' analyses), the
+    streams, the save file.
     """
 
-    def __init__(self, match: Match, meta: dict, bots: dict, directory: Path,
-                 stdin: TextIO, stdout: TextIO, analyses: list | None = None):
-        self.match = match
-        self.rules = match.rules
-        self.meta = meta
-        self.seat = int(meta["seat"])
-        self.bots = bots
+    def __init__(self, table: Table, directory: Path, stdin: TextIO, stdout: TextIO):
+        self.table = table
+        self.match = table.match
+        self.rules = table.rules
+        self.meta = table.meta
+        self.seat = int(table.meta["seat"])
         self.dir = directory
         self.path = directory / MATCH_FILE
-        self.view = TableView(match, self.seat, stdout)
+        self.view = TableView(self.match, self.seat, stdout)
         self.answers = Answers(stdin, self.view)
-        self.analyses = list(analyses or [])
 
     def save(self, path: Path | None = None) -> None:
-        """Save the match as it stands (:func:`~dominoai.play.saving.save_match`)
+        """Save the match as it stands (:func:`~dominoai.play.saving.save_table`)
         to ``path`` (default: the current match's file).
 
         :raises PlayError: it cannot be written.
         """
-        save_match(self.path if path is None else path, self.match, self.meta, self.analyses)
+        save_table(self.path if path is None else path, self.table)
 
     # -- hands and turns
     def start_hand(self) -> Hand:
-        hand = self.match.new_hand()
+        hand = self.table.start_hand()
         self.save()
         self.view.show_hand_start(hand)
         return hand
 
     def bot_turn(self, hand: Hand) -> None:
         seat = hand.seat
-        bot = self.bots[seat]
         self.view.out.flush()  # show what happened so far while the bot thinks
         try:
-            move = decide(bot, hand.observe(seat), self.match)
+            move, entries = self.table.bot_decide()
             before = hand.points
-            at = len(hand.events) if self.meta.get("analysis") else 0
-            hand.play(move)
+            self.table.play_bot(move, entries)
         except Exception as e:  # a bot that fails must not lose the match
             raise BotFailed(f"the bot at seat {seat} ({self.meta['bots'][seat]}) failed: "
                              f"{type(e).__name__}: {e}") from None
-        if self.meta.get("analysis"):
-            entries = analysis_of(bot)
-            if entries is not None:
-                self.analyses.append((hand.index, at, entries))
         self.save()
         after = hand.points
         self.view.flush_events(hand, tuple(a - b for a, b in zip(after, before)) if not hand.over else None)
@@ -145,7 +110,7 @@ class Session:
                 continue
             break
         before = hand.points
-        hand.play(move)
+        self.table.play(self.seat, move)
         self.save()
         after = hand.points
         self.view.flush_events(hand, tuple(a - b for a, b in zip(after, before)) if not hand.over else None)
@@ -196,35 +161,31 @@ class Session:
                 self.bot_turn(hand)
 
 
-def setup_new(variant, players, opponents, seat, seed, overrides,
-              analysis: bool = False) -> tuple[Match, dict]:
+def setup_new(variant, players, opponents, seat, seed, overrides, analysis: bool = False) -> Table:
+    """The table of a new terminal match: the human in ``seat`` (default 0),
+    ``opponents`` (default ``medium``) in the others (a partner at least
+    ``hard``: :func:`~dominoai.table.partner_spec`).
+
+    :raises PlayError: bad rules, seat or bot spec.
+    """
     variant = DEFAULT_VARIANT if variant is None else variant
     opponents = DEFAULT_OPPONENTS if opponents is None else str(opponents).strip()
     opponents = join_spec_params(opponents)      # 'insane:worlds=400+exact=0', as the tournament
     if players is not None:
         overrides = {"players": players, **overrides}
     try:
+        from ..rules import get_rules
         rules = get_rules(variant, **overrides)
     except (ValueError, TypeError) as e:
         raise PlayError(str(e)) from None
     seat = 0 if seat is None else seat
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < rules.players:
         raise PlayInputError("seat", seat, f"$seat must be a seat 0..{rules.players - 1} (got {seat!r})")
-    seed = _new_seed() if seed is None else int(seed)
-    partner = partner_spec(opponents) if rules.partnerships else None
+    seed = fresh_seed() if seed is None else int(seed)
     try:
-        level = level_name(opponents)
-        specs: list = [None] * rules.players
-        for s in range(rules.players):
-            if s != seat:
-                specs[s] = partner if rules.partnerships and s == (seat + 2) % 4 else opponents
-                make_bot(specs[s])  # check the spec now
-    except ValueError as e:
+        return Table.new(variant, None, opponents, [int(seat)], seed, overrides, analysis)
+    except (ValueError, TypeError) as e:
         raise PlayError(str(e)) from None
-    meta = {"format": PLAY_FORMAT, "seat": int(seat), "opponents": opponents, "level": level,
-            "partner": partner, "bots": specs, "variant": variant_key(rules), "seed": seed,
-            "analysis": bool(analysis)}
-    return Match(rules, seed=seed), meta
 
 
 def play_game(variant: str | None = None, players: int | None = None, opponents: str | None = None,
@@ -265,24 +226,19 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
             pass
     directory = user_data_path(data_dir)
     path = directory / MATCH_FILE
-    analyses: list = []
     if resume:
-        match, meta = load_saved(path, seed, _new_seed)
+        table = load_saved(path, seed)
+        meta = table.meta
         given = [n for n, v in (("--variant", variant), ("--players", players), ("--opponents", opponents),
                                 ("--seat", seat)) if v is not None] + [f"--{k}" for k in rules_overrides]
         if analysis and not meta.get("analysis"):
             given.append("--analysis")
-        analyses = saved_analyses(load_record(path))
     else:
-        match, meta = setup_new(variant, players, opponents, seat, seed, rules_overrides, analysis)
+        table = setup_new(variant, players, opponents, seat, seed, rules_overrides, analysis)
+        meta = table.meta
+    match = table.match
     r = match.rules
-    base_seed = meta.get("seed") if isinstance(meta.get("seed"), int) else 0
-    seeds = _bot_seeds(base_seed, r.players)
-    try:
-        bots = {s: make_bot(spec, seed=seeds[s]) for s, spec in enumerate(meta["bots"]) if spec is not None}
-    except ValueError as e:
-        raise PlayError(f"the saved match names a bot that cannot be built: {e}") from None
-    game = Session(match, meta, bots, directory, stdin, out, analyses)
+    game = Session(table, directory, stdin, out)
     human = game.seat
     pairs = ", pairs 0+2 v 1+3" if r.partnerships else ""
     if resume:

@@ -2,8 +2,10 @@
 
 ``<data>/stats.json`` (:data:`STATS_FILE`, format ``dominoai.stats/1``)
 counts matches, wins, losses, draws, hands and hands won per variant
-(:func:`variant_key`) and opponent level (:func:`level_name`), as "How to
-play Domino" (Russian) asks; :func:`record_match` adds a finished match,
+(:func:`~dominoai.table.variant_key`) and opponent level
+(:func:`~dominoai.table.level_name`), as "How to play Domino" (Russian)
+asks; :func:`record_match` adds a finished match
+(:func:`~dominoai.table.add_match`, as the server counts a guest's),
 :func:`format_stats` shows them.
 """
 
@@ -13,9 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from ..bots.spec import parse_spec
-from ..game import Match
-from ..rules import PRESETS, Rules, get_rules
+from ..table import STAT_FIELDS, add_match, hands_won, level_name, variant_key
 from .saving import atomic_write
 
 __all__ = ["STATS_FILE", "STATS_FORMAT", "STAT_FIELDS", "variant_key", "level_name", "load_stats",
@@ -23,39 +23,6 @@ __all__ = ["STATS_FILE", "STATS_FORMAT", "STAT_FIELDS", "variant_key", "level_na
 
 STATS_FILE = "stats.json"
 STATS_FORMAT = "dominoai.stats/1"
-#: the counts kept per variant and level
-STAT_FIELDS = ("matches", "wins", "losses", "draws", "hands", "hands_won")
-
-
-def level_name(spec: str) -> str:
-    """The opponent level a bot spec counts under in the stats: the spec
-    without its seed, parameters sorted.
-
-    >>> level_name("insane:seed=4,worlds=50"), level_name(" hard ")
-    ('insane:worlds=50', 'hard')
-    """
-    name, params = parse_spec(spec)
-    params.pop("seed", None)
-    return name + (":" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) if params else "")
-
-
-def variant_key(rules: Rules) -> str:
-    """The variant a match counts under in the stats: the preset, with the
-    number of players when it is not the preset's default, and ``-pairs``
-    for partnerships the preset does not have by default.
-
-    >>> variant_key(get_rules("draw")), variant_key(get_rules("draw", players=3))
-    ('draw', 'draw-3p')
-    >>> variant_key(get_rules("express", players=4, partnerships=True))
-    'express-4p-pairs'
-    """
-    key = rules.preset
-    default_players = PRESETS[rules.preset][1]
-    if rules.players != default_players:
-        key += f"-{rules.players}p"
-    if rules.partnerships and not get_rules(rules.preset, players=rules.players).partnerships:
-        key += "-pairs"
-    return key
 
 
 def load_stats(directory: "str | os.PathLike") -> dict:
@@ -103,16 +70,6 @@ def format_stats(stats: dict, variant: str, level: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def hands_won(match: Match) -> list[int]:
-    """Hands each side of ``match`` won (a hand without a winner counts for none)."""
-    won = [0] * match.rules.sides
-    for h in match.hands:
-        res = h.result
-        if res is not None and res.winner is not None:
-            won[res.winner] += 1
-    return won
-
-
 def record_match(directory: Path, variant: str, level: str, outcome: str, hands: int, won: int,
                  say) -> dict:
     """Add one finished match to the stats in ``directory`` and return them.
@@ -125,11 +82,7 @@ def record_match(directory: Path, variant: str, level: str, outcome: str, hands:
     except ValueError as e:
         say(f"(The stats file could not be read ({e}); it is started afresh.)")
         stats = {}
-    e = stats.setdefault(variant, {}).setdefault(level, {k: 0 for k in STAT_FIELDS})
-    e["matches"] += 1
-    e[outcome] += 1
-    e["hands"] += hands
-    e["hands_won"] += won
+    add_match(stats, variant, level, outcome, hands, won)
     text = json.dumps({"format": STATS_FORMAT, "games": stats}, indent=2, sort_keys=True) + "\n"
     try:
         atomic_write(directory / STATS_FILE, text)

@@ -1,0 +1,146 @@
+"""The server's store: one SQLite file in WAL mode.
+
+Four tables: ``guests`` (a cookie's token, the name, the stats as
+``dominoai.stats/1`` counts), ``tables`` (the code, the settings, who sits
+in each seat, the status and the match so far as a ``dominoai.record/1``
+record, written after every move), ``records`` (every finished hand: the
+record of the match up to that hand, with the seats' names or bot specs)
+and nothing else. Every write is one transaction, so a server killed at
+any moment restarts with every table at its last move.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from ..records import dumps_record
+from ..table import add_match
+
+__all__ = ["Store", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS guests (
+    token TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL, stats TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT UNIQUE NOT NULL, created REAL NOT NULL,
+    settings TEXT NOT NULL, guests TEXT NOT NULL, status TEXT NOT NULL, record TEXT,
+    ready TEXT NOT NULL DEFAULT '[]', updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, hand INTEGER NOT NULL,
+    seats TEXT NOT NULL, record TEXT NOT NULL, created REAL NOT NULL, UNIQUE (table_id, hand));
+"""
+
+
+class Store:
+    """The SQLite store at ``path`` (created with its folder if missing).
+
+    Used from one thread (the server's event loop); each call is short.
+
+    :raises sqlite3.Error: a file that is not a database.
+    """
+
+    def __init__(self, path: "str | Path"):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.executescript(_SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- guests
+    def guest(self, token: str) -> dict | None:
+        """The guest with cookie ``token``: ``{"token", "name", "stats"}``, or None."""
+        row = self.db.execute("SELECT name, stats FROM guests WHERE token=?", (token,)).fetchone()
+        if row is None:
+            return None
+        return {"token": token, "name": row[0], "stats": json.loads(row[1])}
+
+    def add_guest(self, token: str, name: str) -> None:
+        self.db.execute("INSERT INTO guests (token, name, created) VALUES (?, ?, ?)", (token, name, time.time()))
+
+    def rename_guest(self, token: str, name: str) -> None:
+        self.db.execute("UPDATE guests SET name=? WHERE token=?", (name, token))
+
+    def count_match(self, token: str, variant: str, level: str, outcome: str, hands: int, won: int) -> None:
+        """Add one finished match to a guest's stats (:func:`~dominoai.table.add_match`)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            g = self.guest(token)
+            if g is None:
+                return
+            stats = add_match(g["stats"], variant, level, outcome, hands, won)
+            self.db.execute("UPDATE guests SET stats=? WHERE token=?", (json.dumps(stats, sort_keys=True), token))
+
+    # -- tables
+    def add_table(self, code: str, settings: dict, guests: list, status: str) -> int:
+        now = time.time()
+        cur = self.db.execute(
+            "INSERT INTO tables (code, created, settings, guests, status, updated) VALUES (?, ?, ?, ?, ?, ?)",
+            (code, now, json.dumps(settings), json.dumps(guests), status, now))
+        return int(cur.lastrowid)
+
+    def save_table(self, code: str, guests: list, status: str, record: dict | None, ready: list,
+                   finished_hand: "tuple[int, list, dict] | None" = None) -> None:
+        """Write a table as it stands (one transaction); ``finished_hand``:
+        ``(hand index, seats, record)`` of a hand that just ended, kept in
+        ``records`` (once per hand)."""
+        rec_text = None if record is None else json.dumps(record, separators=(",", ":"))
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("UPDATE tables SET guests=?, status=?, record=?, ready=?, updated=? WHERE code=?",
+                            (json.dumps(guests), status, rec_text, json.dumps(ready), time.time(), code))
+            if finished_hand is not None:
+                hand, seats, rec = finished_hand
+                tid = self.db.execute("SELECT id FROM tables WHERE code=?", (code,)).fetchone()[0]
+                self.db.execute("INSERT OR IGNORE INTO records (table_id, hand, seats, record, created) "
+                                "VALUES (?, ?, ?, ?, ?)",
+                                (tid, hand, json.dumps(seats), json.dumps(rec, separators=(",", ":")),
+                                 time.time()))
+
+    def tables(self) -> list[dict]:
+        """Every table: ``{"id", "code", "settings", "guests", "status", "record", "ready"}``."""
+        out = []
+        for tid, code, settings, guests, status, record, ready in self.db.execute(
+                "SELECT id, code, settings, guests, status, record, ready FROM tables ORDER BY id"):
+            out.append({"id": tid, "code": code, "settings": json.loads(settings), "guests": json.loads(guests),
+                        "status": status, "record": None if record is None else json.loads(record),
+                        "ready": json.loads(ready)})
+        return out
+
+    # -- records
+    def records(self) -> list[dict]:
+        """Every finished hand's record: ``{"table", "hand", "seats", "record"}``, oldest first."""
+        return [{"table": t, "hand": h, "seats": json.loads(s), "record": json.loads(r)}
+                for t, h, s, r in self.db.execute(
+                    "SELECT table_id, hand, seats, record FROM records ORDER BY table_id, hand")]
+
+    def export(self, directory: "str | Path") -> list[Path]:
+        """Write, for each table with a finished hand, the record of its match
+        up to its last finished hand as ``table-<id>.json`` in ``directory``
+        (created if needed), for ``dominoai replay``, ``dominoai view`` and
+        training. Returns the files written.
+
+        :raises OSError: the folder or a file cannot be written.
+        """
+        from .._files import atomic_write_text
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        last: dict = {}
+        for r in self.records():
+            last[r["table"]] = r["record"]
+        out = []
+        for tid, rec in sorted(last.items()):
+            path = directory / f"table-{tid}.json"
+            atomic_write_text(path, dumps_record(rec))
+            out.append(path)
+        return out

@@ -1,0 +1,76 @@
+"""Bots thinking in worker processes for ``dominoai serve``.
+
+No engine kernel releases the GIL, so a bot thinking in a thread would stop
+the server. Each decision is sent to a
+:class:`concurrent.futures.ProcessPoolExecutor` as plain data
+(:func:`request`): the bot's spec and the decision's seed, the rules as a
+record writes them, and the seat's observation (its compact array and event
+log); the worker builds the bot and the observation and returns the move's
+code (:func:`think`). A bot that declares ``needs_state`` is not seated by
+the server (only the four levels are), so the true state never leaves it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["request", "think", "make_pool", "warm"]
+
+
+def request(table, seed: int) -> tuple:
+    """The data a worker needs for the decision of the bot to move at ``table``
+    (a :class:`~dominoai.table.Table`): ``(spec, seed, rules, array, events)``."""
+    h = table.hand
+    seat = h.seat
+    obs = h.observe(seat)
+    return (table.meta["bots"][seat], int(seed), table.rules.to_record(), obs.array.tolist(),
+            obs.event_array.tolist())
+
+
+def think(spec: str, seed: int, rules: dict, array: list, events: list) -> int:
+    """In a worker: the move code the bot ``spec`` (seeded with ``seed``)
+    chooses for the observation ``array``/``events`` under ``rules``.
+
+    :raises ValueError: a spec that does not build.
+    """
+    import numpy as np
+
+    from ..bots import make_bot
+    from ..observation import Observation
+    r = _rules(rules)
+    obs = Observation(r, np.array(array, np.int64), np.array(events, np.int64).reshape(-1, 4))
+    bot = make_bot(spec, seed=seed)
+    return int(bot.act(obs).code)
+
+
+_RULES_CACHE: dict = {}
+
+
+def _rules(d: dict):
+    key = repr(sorted(d.items()))
+    r = _RULES_CACHE.get(key)
+    if r is None:
+        from ..rules import get_rules
+        fields = dict(d)
+        r = _RULES_CACHE[key] = get_rules(fields.pop("preset"), **fields)
+    return r
+
+
+def warm() -> int:
+    """In a worker: import the bots and let ``easy`` decide once, so that the
+    first real decision does not wait for the engine's kernels to load (the
+    stronger levels load theirs on first use). Returns the process id."""
+    from ..bots import make_bot
+    from ..game import Match
+    h = Match("block", seed=1).new_hand()
+    make_bot("easy", seed=1).act(h.observe(h.seat))
+    return os.getpid()
+
+
+def make_pool(workers: int | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes (default: the CPU count), started with
+    ``spawn`` (a fork of a server running threads is not safe)."""
+    n = workers or os.cpu_count() or 1
+    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))

@@ -1,0 +1,537 @@
+"""``dominoai serve``: the server's guarantees, checked over real websockets.
+
+The server runs in-process (uvicorn in a thread, on a free port), its bots
+thinking in a one-thread pool so the tests stay small; the process pool
+itself is exercised by tests/test_serve_e2e.py. Every ``table`` frame a
+seat receives is checked against that seat's Observation, recomputed
+independently by replaying the stored record up to the frame's move: no
+other seat's tile before the hand ends, never the boneyard's tiles.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("starlette", reason="dominoai serve needs starlette (the serve extra)")
+pytest.importorskip("uvicorn", reason="dominoai serve needs uvicorn (the serve extra)")
+pytest.importorskip("websockets", reason="the tests talk to the server with websockets")
+
+from websockets.sync.client import connect  # noqa: E402
+
+from dominoai.records import load_record, match_from_record, replay  # noqa: E402
+from dominoai.rules import PRESETS, get_rules  # noqa: E402
+from dominoai.tiles import Tile  # noqa: E402
+
+TIMEOUT = 60.0
+TILE_RX = re.compile(r"(?<![\d:])(\d):(\d)(?![\d:])")
+
+
+# ---------------------------------------------------------------- a server in a thread
+class Running:
+    """``dominoai serve``'s app on uvicorn in a thread, on a free port of 127.0.0.1."""
+
+    def __init__(self, db, pool=None, bot_pause=0.0, workers=None):
+        import uvicorn
+
+        from dominoai.serve.app import create_app
+        self.db = db
+        self.pool = ThreadPoolExecutor(1) if pool is None and workers is None else pool
+        self.app = create_app(db, pool=self.pool, workers=workers, bot_pause=bot_pause)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                                    ws_max_size=1 << 16))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    @property
+    def state(self):
+        return self.app.state.server
+
+    def __enter__(self):
+        warm_engine()
+        self.thread.start()
+        t0 = time.time()
+        while not self.server.started:
+            assert time.time() - t0 < 60, "the server did not start"
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(30)
+        if isinstance(self.pool, ThreadPoolExecutor):
+            self.pool.shutdown(wait=True)
+
+
+def warm_engine() -> None:
+    """Compile (or load from the cache) the kernels the server and the bots
+    the tests seat call, before the server starts: a first compile while
+    clients wait would make them time out on a cold cache."""
+    from dominoai.bots import make_bot
+    from dominoai.game import Match
+    from dominoai.serve.app import warm_engine as warm_server
+    warm_server()
+    bots = [make_bot("easy", seed=1), make_bot("hard", seed=1)]
+    h = Match("all_fives", seed=1).new_hand()
+    while not h.over:
+        for b in bots:
+            b.act(h.observe(h.seat))
+        h.play(h.legal_moves()[0])
+
+
+class Client:
+    """A scripted guest: a websocket, every frame it received, and its token."""
+
+    def __init__(self, url: str, token: str | None = None):
+        headers = {"Cookie": f"dominoai_guest={token}"} if token else None
+        self.ws = connect(url, additional_headers=headers, open_timeout=TIMEOUT, max_size=1 << 22,
+                          ping_interval=None).__enter__()     # closed by close()
+        self.frames: list[dict] = []
+        self.welcome = self.recv()
+        assert self.welcome["type"] == "welcome"
+        self.token = self.welcome.get("token", token)
+
+    def recv(self, timeout: float = TIMEOUT) -> dict:
+        f = json.loads(self.ws.recv(timeout=timeout))
+        self.frames.append(f)
+        return f
+
+    def send(self, msg) -> None:
+        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def until(self, pred, timeout: float = TIMEOUT) -> dict:
+        """The first frame from now on for which ``pred`` is true."""
+        end = time.time() + timeout
+        while True:
+            f = self.recv(max(0.01, end - time.time()))
+            if pred(f):
+                return f
+
+    def request(self, msg) -> dict:
+        """Send ``msg`` and return the next frame that is not a table update."""
+        self.send(msg)
+        return self.until(lambda f: f["type"] != "table")
+
+    def resume(self, code: str) -> dict:
+        """The table ``code`` as it stands (the answer to ``resume``)."""
+        self.send({"type": "resume", "code": code})
+        return self.until(lambda f: f["type"] == "table" and f["code"] == code)
+
+    def close(self):
+        self.ws.close()
+
+    def play_on(self, code: str, hands: int = 1, until=None) -> dict:
+        """Play the first legal move at every turn (and ask for the next hand)
+        until ``hands`` hands are over or ``until(frame)``; the last frame."""
+        done, acted, over_at = 0, -1, -1
+        self.send({"type": "resume", "code": code})    # the table as it stands now
+        while True:
+            f = self.until(lambda f: f["type"] == "error" or f["type"] == "table" and f["code"] == code)
+            assert f["type"] == "table", f
+            if until is not None and until(f):
+                return f
+            if f["status"] in ("hand_over", "finished") and f["result"] is not None:
+                if f["moves"] == over_at:
+                    continue
+                over_at = f["moves"]
+                done += 1
+                if done >= hands or f["status"] == "finished":
+                    return f
+                self.send({"type": "next", "code": code})
+                continue
+            h = f["hand"]
+            if f["status"] == "playing" and h["your_turn"] and f["moves"] != acted:
+                acted = f["moves"]      # one move per position, however many frames show it
+                self.send(first_move(code, h))
+
+
+def first_move(code: str, h: dict) -> dict:
+    if h["legal"]:
+        m = h["legal"][0]
+        msg = {"type": "play", "code": code, "tile": m["tile"]}
+        if m["ends"]:
+            msg["end"] = m["ends"][0]
+        return msg
+    assert h["replace"], h
+    return {"type": "play", "code": code, "replace": True}
+
+
+@pytest.fixture
+def server(tmp_path):
+    with Running(tmp_path / "serve.sqlite3") as s:
+        yield s
+
+
+# ---------------------------------------------------------------- the reference check
+def stored_record(srv, code: str) -> dict:
+    row = next(r for r in srv.state.store.tables() if r["code"] == code)
+    return row["record"]
+
+
+def observation_at(record: dict, hand: int, step: int, seat: int):
+    """Seat ``seat``'s Observation after ``step`` events of hand ``hand``,
+    replayed from the stored ``record`` (an independent path: the records
+    module and the engine, not the server's view)."""
+    rec = dict(record)
+    rec.pop("play", None)
+    hands = [dict(h) for h in rec["hands"][:hand + 1]]
+    hands[-1]["moves"] = hands[-1]["moves"][:step]
+    rec["hands"] = hands
+    m = match_from_record(rec, seed=0)
+    h = m.current
+    return h, h.observe(seat)
+
+
+def tiles_in(frame: dict) -> set:
+    return {Tile.parse(f"{a}:{b}") for a, b in TILE_RX.findall(json.dumps(frame))}
+
+
+def check_frames(frames: list[dict], record: dict) -> int:
+    """Every ``table`` frame agrees with its seat's Observation and carries no
+    tile that seat may not see. Returns the number of frames checked."""
+    n = 0
+    for f in frames:
+        if f.get("type") != "table" or f["hand"] is None:
+            continue
+        seat, hv = f["seat"], f["hand"]
+        hand, obs = observation_at(record, hv["index"], hv["step"], seat)
+        assert sorted(map(Tile.parse, hv["tiles"])) == sorted(obs.hand), f
+        assert hv["sizes"] == list(obs.hand_sizes)
+        assert hv["boneyard"] == obs.boneyard_size
+        assert hv["to_move"] == obs.to_move and hv["your_turn"] == obs.my_turn
+        assert [(e["end"], e["pip"]) for e in hv["ends"]] == [
+            (("left", "right", "up", "down")[k], p) for k, p, _ in obs.ends]
+        assert {Tile.parse(m["tile"]) for m in hv["legal"]} == {m.tile for m in obs.legal_moves() if not m.replace}
+        allowed = set(obs.hand) | set(obs.line)
+        if f["result"] is not None:
+            assert hand.over
+            allowed |= {t for s in range(hand.rules.players) for t in hand.tiles(s)}
+        else:
+            assert not hand.over
+        leaked = tiles_in(f) - allowed
+        assert not leaked, f"seat {seat} was sent {sorted(map(str, leaked))}: {f}"
+        bone_left = set(hand.boneyard) - {t for s in range(hand.rules.players) for t in hand.tiles(s)} \
+            - set(hand.line)
+        assert not (tiles_in(f) & bone_left), "a boneyard tile was sent"
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- nothing hidden leaks
+def test_no_hidden_tile_in_any_frame_in_every_preset(server):
+    """A whole hand alone against bots in every preset; every frame checked."""
+    c = Client(server.url)
+    checked = 0
+    for preset in PRESETS:
+        opened = c.request({"type": "open", "variant": preset, "alone": True, "level": "easy"})
+        assert opened["type"] == "opened", opened
+        code = opened["code"]
+        start = len(c.frames)
+        last = c.play_on(code, hands=1)
+        assert last["result"] is not None and last["status"] in ("hand_over", "finished")
+        frames = [f for f in c.frames[start:] if f.get("code") == code]
+        checked += check_frames(frames, stored_record(server, code))
+        assert not [f for f in c.frames[start:] if f["type"] == "error"]
+    assert checked >= 3 * len(PRESETS)
+    c.close()
+
+
+def test_two_friends_and_bots_see_only_their_own_tiles(server):
+    """Kozel with two friends (seats 0 and 1) and bots: both seats' frames
+    checked over a hand; each friend's partner bot plays hard."""
+    a, b = Client(server.url), Client(server.url)
+    code = a.request({"type": "open", "variant": "kozel", "level": "easy", "fill": True})["code"]
+    b.send({"type": "join", "code": code})
+    fa = a.until(lambda f: f["type"] == "table" and f["status"] == "playing")
+    assert [s["bot"] for s in fa["seats"]] == [None, None, "hard", "hard"]
+    assert fa["seat"] == 0 and [s["name"] for s in fa["seats"]][:2] == [a.welcome["name"], b.welcome["name"]]
+    def run(cl):
+        cl.play_on(code, hands=1)
+    tb = threading.Thread(target=run, args=(b,))
+    tb.start()
+    a.play_on(code, hands=1)
+    tb.join(60)
+    rec = stored_record(server, code)
+    assert check_frames(a.frames, rec) > 3 and check_frames(b.frames, rec) > 3
+    a.close()
+    b.close()
+
+
+# ---------------------------------------------------------------- codes, seats, messages
+def test_codes_carry_96_random_bits_and_unknown_codes_find_nothing(server):
+    c = Client(server.url)
+    codes = {c.request({"type": "open", "variant": "block", "listed": True})["code"] for _ in range(50)}
+    assert len(codes) == 50
+    assert c.request({"type": "open", "variant": "block"})["error"] == "too_many_tables"   # 50 at most
+    for code in codes:
+        raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        assert len(raw) * 8 >= 96
+    lobby = c.request({"type": "lobby"})
+    assert {t["code"] for t in lobby["tables"]} == codes
+    for bad in ("A" * 16, "", "x"):
+        err = c.request({"type": "join", "code": bad})
+        assert err["type"] == "error" and err["error"] == "no_table"
+    c.close()
+
+
+def test_a_seat_is_refused_to_a_connection_that_does_not_hold_it(server):
+    a, b, stranger = Client(server.url), Client(server.url), Client(server.url)
+    code = a.request({"type": "open", "variant": "draw", "players": 3, "level": "easy"})["code"]
+    b.send({"type": "join", "code": code})
+    f = a.until(lambda f: f["type"] == "table" and f["status"] == "playing" and f["hand"]["to_move"] in (0, 1))
+    moves = f["moves"]
+    turn = f["hand"]["to_move"]           # a person's turn: nothing moves until they play
+    holder, notholder = (a, b) if turn == 0 else (b, a)
+    hand = f["hand"] if turn == 0 else \
+        b.until(lambda f: f["type"] == "table" and f["moves"] == moves and f["hand"]["your_turn"])["hand"]
+    msg = first_move(code, hand)
+    for cl, extra in ((notholder, {"seat": turn}), (stranger, {}), (stranger, {"seat": turn})):
+        err = cl.request({**msg, **extra})
+        assert err["type"] == "error" and err["error"] == "not_your_seat", err
+    err = notholder.request(msg)      # its own seat, not its turn
+    assert err["error"] == "not_your_turn" and f"seat {turn}'s turn" in err["message"]
+    err = stranger.request({"type": "resume", "code": code})
+    assert err["error"] == "not_your_seat"
+    err = stranger.request({"type": "join", "code": code})
+    assert err["error"] == "started"
+    assert holder.resume(code)["moves"] == moves
+    for cl in (a, b, stranger):
+        cl.close()
+
+
+def test_bad_messages_get_an_error_frame_and_change_nothing(server):
+    c = Client(server.url)
+    code = c.request({"type": "open", "variant": "block", "alone": True, "level": "easy"})["code"]
+    f = c.until(lambda f: f["type"] == "table" and f["hand"]["your_turn"])
+    before = f["hand"]
+    rec = stored_record(server, code)
+    bad = [("x" * 5000, "too_large"), ("{not json", "bad_json"), ("[1, 2]", "bad_message"),
+           ('"play"', "bad_message"), ({"type": "dance"}, "unknown_type"), ({"kind": "play"}, "unknown_type"),
+           ({"type": "play", "code": code, "tile": 64}, "bad_field"),
+           ({"type": "play", "code": code, "tile": "6:4", "hack": 1}, "bad_field"),
+           ({"type": "play", "tile": "6:4"}, "bad_field"),
+           ({"type": "open", "variant": "chess"}, "bad_field"),
+           ({"type": "open", "variant": "fives", "players": 4}, "bad_field"),
+           ({"type": "open", "level": "omniscient"}, "bad_field"),
+           ({"type": "hello", "name": ""}, "bad_field"),
+           ({"type": "play", "code": code, "tile": "9:9"}, "illegal_move"),
+           ({"type": "next", "code": code}, "not_over")]
+    for msg, want in bad:
+        err = c.request(msg)
+        assert err["type"] == "error" and err["error"] == want, (msg, err)
+        assert err["message"]
+    c.ws.send(b"\x00\x01binary")
+    assert c.until(lambda f: f["type"] != "table")["error"] == "bad_message"
+    # an illegal tile gets the reason the terminal game gives
+    held = set(before["tiles"])
+    legal = {m["tile"] for m in before["legal"]}
+    not_held = next(str(Tile(i)) for i in range(28) if str(Tile(i)) not in held)
+    err = c.request({"type": "play", "code": code, "tile": not_held})
+    assert err["error"] == "illegal_move" and f"does not hold {not_held}" in err["message"]
+    stuck = [t for t in before["tiles"] if t not in legal]
+    if stuck and before["ends"]:
+        err = c.request({"type": "play", "code": code, "tile": stuck[0]})
+        ends = ", ".join(f"{e['end']} {e['pip']}" for e in before["ends"])
+        assert err["error"] == "illegal_move", err
+        assert err["message"] == f"{stuck[0]} does not fit any open end (open: {ends})", err
+    after = c.resume(code)
+    assert after["hand"] == before
+    assert stored_record(server, code) == rec
+    c.close()
+
+
+# ---------------------------------------------------------------- tables
+def test_fill_with_bots_starts_when_a_second_person_sits(server):
+    a, b = Client(server.url), Client(server.url)
+    code = a.request({"type": "open", "variant": "draw", "players": 4, "level": "medium", "fill": True,
+                      "listed": True})["code"]
+    assert a.until(lambda f: f["type"] == "table")["status"] == "waiting"
+    assert code in {t["code"] for t in b.request({"type": "lobby"})["tables"]}
+    b.send({"type": "join", "code": code, "seat": 2})
+    f = b.until(lambda f: f["type"] == "table" and f["status"] == "playing")
+    assert f["seat"] == 2 and [s["bot"] for s in f["seats"]] == [None, "medium", None, "medium"]
+    assert code not in {t["code"] for t in b.request({"type": "lobby"})["tables"]}
+    # without "fill", a table waits for every seat
+    code2 = a.request({"type": "open", "variant": "draw", "players": 3, "fill": False})["code"]
+    b.send({"type": "join", "code": code2})
+    assert b.until(lambda f: f["type"] == "table" and f["code"] == code2)["status"] == "waiting"
+    for cl in (a, b):
+        cl.close()
+
+
+def test_http_gives_the_page_the_lobby_and_the_guest(server):
+    import httpx
+    base = f"http://127.0.0.1:{server.port}"
+    page = httpx.get(base + "/", timeout=TIMEOUT)
+    assert page.status_code == 200 and "dominoai serve" in page.text and "/ws" in page.text
+    me = httpx.get(base + "/api/me", timeout=TIMEOUT)
+    token = me.cookies.get("dominoai_guest")
+    assert token and me.json()["tables"] == [] and "token" not in me.json()
+    c = Client(server.url, token)                 # the page's websocket carries the cookie
+    assert c.welcome["name"] == me.json()["name"] and "token" not in c.welcome
+    code = c.request({"type": "open", "variant": "block", "listed": True})["code"]
+    assert httpx.get(base + "/api/lobby", timeout=TIMEOUT).json()["tables"][0]["code"] == code
+    again = httpx.get(base + "/api/me", cookies={"dominoai_guest": token}, timeout=TIMEOUT)
+    assert again.json()["tables"] == [code] and "dominoai_guest" not in again.cookies
+    c.close()
+
+
+def test_reconnect_and_restart_give_the_seat_back_at_the_last_move(tmp_path):
+    db = tmp_path / "serve.sqlite3"
+    with Running(db) as srv:
+        c = Client(srv.url)
+        code = c.request({"type": "open", "variant": "draw", "alone": True, "level": "easy"})["code"]
+        f = c.play_on(code, until=lambda f: f["hand"] and f["hand"]["your_turn"] and f["moves"] >= 3)
+        c.close()
+        c2 = Client(srv.url, c.token)           # the cookie: the same guest
+        assert c2.welcome["tables"] == [code] and "token" not in c2.welcome
+        g = c2.until(lambda x: x["type"] == "table")
+        assert g["seat"] == f["seat"] and g["hand"] == f["hand"] and g["moves"] == f["moves"]
+        c2.close()
+    with Running(db) as srv:                  # a new server on the same database
+        c3 = Client(srv.url, c.token)
+        g = c3.until(lambda x: x["type"] == "table")
+        assert g["hand"] == f["hand"] and g["match"] == f["match"]
+        last = c3.play_on(code, hands=1)       # and the hand goes on to its end
+        assert last["result"] is not None
+        c3.close()
+
+
+def test_records_are_kept_and_exported_for_replay(tmp_path):
+    from dominoai.cli import main
+    db = tmp_path / "serve.sqlite3"
+    with Running(db) as srv:
+        c = Client(srv.url)
+        assert c.request({"type": "hello", "name": "Ann"})["name"] == "Ann"
+        code = c.request({"type": "open", "variant": "kozel", "alone": True, "level": "easy"})["code"]
+        c.play_on(code, hands=2)
+        stats = c.request({"type": "stats"})
+        assert stats["stats"] == {}            # the match is not over: nothing counted yet
+        c.close()
+        rows = srv.state.store.records()
+    assert [r["hand"] for r in rows] == [0, 1]
+    assert rows[0]["seats"] == ["Ann", "easy", "hard", "easy"]
+    out = tmp_path / "out"
+    assert main(["serve", "--db", str(db), "--export", str(out)]) == 0
+    files = sorted(out.iterdir())
+    assert len(files) == 1
+    rec = load_record(files[0])
+    assert list(rec.seats) == ["Ann", "easy", "hard", "easy"]
+    assert len(rec.hands) == 2 and replay(rec).hands[1] is not None
+    assert main(["serve", "--db", str(tmp_path / "none.db"), "--export", str(out)]) == 2
+
+
+def test_a_finished_match_counts_in_the_guest_stats(server):
+    c = Client(server.url)
+    code = c.request({"type": "open", "variant": "block", "alone": True, "level": "easy", "target": 1})["code"]
+    last = c.play_on(code, hands=30)
+    assert last["status"] == "finished" and last["match"]["finished"]
+    stats = c.request({"type": "stats"})["stats"]
+    e = stats["block"]["easy"]
+    won = last["match"]["winner"] == 0
+    assert e["matches"] == 1 and e["wins"] == int(won) and e["hands"] == last["match"]["hands"]
+    c.close()
+
+
+# ---------------------------------------------------------------- the table model
+def test_table_model_refuses_with_the_reason_and_keeps_kozel_partners_hard():
+    from dominoai.table import Table, TableError, seat_specs
+    assert seat_specs(get_rules("kozel"), [1], "medium") == ["medium", None, "medium", "hard"]
+    assert seat_specs(get_rules("kozel"), [1], "insane") == ["insane", None, "insane", "insane"]
+    t = Table.new("block", None, "easy", [0], seed=3, names=["Ann"])
+    t.start_hand()
+    h = t.hand
+    wrong = 1 - h.seat
+    with pytest.raises(TableError) as e:
+        t.play(wrong, h.legal_moves()[0])
+    assert e.value.code == "not_your_turn"
+    not_held = next(x for x in map(Tile, range(28)) if x not in h.tiles(h.seat))
+    with pytest.raises(TableError, match=f"does not hold {not_held}") as e:
+        t.play(h.seat, str(not_held))
+    assert e.value.code == "illegal_move" and t.step == 0
+    t.play(h.seat, h.legal_moves()[0])
+    rec = t.record()
+    assert rec["seats"] == ["Ann", "easy"] and rec["play"]["names"] == ["Ann", "easy"]
+    back = Table.from_record(rec)
+    assert back.step == t.step == 1 and back.names() == ["Ann", "easy"] and back.people == [0]
+
+
+def test_serve_command_refuses_bad_input_in_one_line(tmp_path, capsys):
+    from dominoai.cli import main
+    assert main(["serve", "--port", "70000", "--db", str(tmp_path / "a.db")]) == 2
+    assert main(["serve", "--host", "256.0.0.1", "--port", "0", "--db", str(tmp_path / "b.db")]) == 2
+    assert main(["serve", "--db", str(tmp_path / "none.db"), "--export", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("dominoai: error:") for line in err), err
+    assert "65535" in err[0] and "cannot listen on 256.0.0.1" in err[1] and "no server database" in err[2]
+    assert not (tmp_path / "out").exists() and not (tmp_path / "b.db").exists()
+
+
+def test_the_documented_script_plays_a_hand(server):
+    """The script of docs/serve.md, run as written against this server."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text()
+    code = re.search(r"### A script\n\n```python\n(.+?)```", text, re.S).group(1)
+    assert "ws://127.0.0.1:8000/ws" in code
+    scope: dict = {}
+    exec(code.replace("ws://127.0.0.1:8000/ws", server.url).replace("print(", "len("), scope)
+    f = scope["f"]
+    assert f["type"] == "table" and f["status"] in ("hand_over", "finished")
+    assert f["result"]["end"] in ("domino", "blocked")
+    assert sum(1 for e in f["hand"]["events"] if e["kind"] == "play" and e["seat"] == 0) >= 1
+
+
+def test_a_tile_that_fits_nowhere_is_refused_with_the_open_ends():
+    from dominoai.table import Table, TableError
+    t = Table.new("block", None, "easy", [0, 1], seed=1, names=["A", "B"], build_bots=False)
+    h = t.start_hand()
+    t.play(h.seat, h.legal_moves()[0])
+    (left, lp, _), (right, rp, _) = h.ends
+    stuck = next((x for x in h.tiles(h.seat) if lp not in (x.high, x.low) and rp not in (x.high, x.low)), None)
+    assert stuck is not None       # the deal of seed 1 leaves the second player such a tile
+    with pytest.raises(TableError) as e:
+        t.play(h.seat, str(stuck))
+    assert str(e.value) == f"{stuck} does not fit any open end (open: left {lp}, right {rp})"
+    assert t.step == 1
+
+
+def test_a_slow_bot_does_not_hold_up_another_table(tmp_path, monkeypatch):
+    """While a bot at one table thinks for 6 s, a whole hand is played at
+    another: the server waits on the pool, never in its own loop."""
+    import dominoai.serve.app as app_module
+    real = app_module.think
+
+    def think(spec, *args):
+        if spec == "medium":
+            time.sleep(6.0)          # the slow table's bots (the pool runs them in threads here)
+        return real(spec, *args)
+    monkeypatch.setattr(app_module, "think", think)
+    with Running(tmp_path / "serve.sqlite3", pool=ThreadPoolExecutor(2)) as srv:
+        slow, quick = Client(srv.url), Client(srv.url)
+        s_code = slow.request({"type": "open", "variant": "block", "alone": True, "level": "medium"})["code"]
+        f = slow.resume(s_code)
+        if f["hand"]["your_turn"]:
+            slow.send(first_move(s_code, f["hand"]))
+        slow.until(lambda x: x["type"] == "table" and not x["hand"]["your_turn"])   # a slow bot to move
+        t0 = time.time()
+        q_code = quick.request({"type": "open", "variant": "draw", "players": 4, "alone": True,
+                                "level": "easy"})["code"]
+        last = quick.play_on(q_code, hands=1)
+        took = time.time() - t0
+        assert last["result"] is not None and last["hand"]["step"] > 8
+        assert took < 6.0, f"the quick table waited for the slow one ({took:.1f} s)"
+        slow.close()
+        quick.close()
