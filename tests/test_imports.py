@@ -301,6 +301,8 @@ LAZY_IMPORTERS = {
     "dominoai.render.commands": "the records (numba) when a command runs",
     "dominoai.game": "the render package in _repr_svg_",
     "dominoai.observation": "the render package in _repr_svg_",
+    "dominoai.table.model": "the bots and the tournament package (pandas) when a bot is made or decides",
+    "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
 }
 
 

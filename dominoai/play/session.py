@@ -23,6 +23,7 @@ import numpy as np
 
 from ..bots.spec import join_spec_params
 from ..game import Hand
+from ..rules import get_rules
 from ..table import Table, fresh_seed, hands_won, partner_spec
 from .display import TableView
 from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
@@ -174,7 +175,6 @@ def setup_new(variant, players, opponents, seat, seed, overrides, analysis: bool
     if players is not None:
         overrides = {"players": players, **overrides}
     try:
-        from ..rules import get_rules
         rules = get_rules(variant, **overrides)
     except (ValueError, TypeError) as e:
         raise PlayError(str(e)) from None

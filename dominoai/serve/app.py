@@ -18,8 +18,15 @@ import os
 import re
 import secrets
 from concurrent.futures import Executor
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ..game import Match
 from ..moves import Move
 from ..rules import PRESETS, get_rules
 from ..table import LEVELS, Table, TableError, decision_seed, fresh_seed, hands_won, outcome_of
@@ -48,7 +55,6 @@ def warm_engine() -> None:
     """Play one small hand through every call the server makes, so that the
     engine's kernels are compiled (or loaded from numba's cache) before the
     first client: a compile later would stall the event loop."""
-    from ..game import Match
     for preset in ("all_fives", "dominoball"):
         m = Match(preset, seed=1)
         h = m.new_hand()
@@ -532,13 +538,6 @@ def create_app(db: "str | Path", pool: Executor | None = None, workers: int | No
     :param static: the folder served at ``/`` (default: the package's).
     :returns: the application; its ``state.server`` is the :class:`Server`.
     """
-    from contextlib import asynccontextmanager
-
-    from starlette.applications import Starlette
-    from starlette.responses import JSONResponse
-    from starlette.routing import Mount, Route, WebSocketRoute
-    from starlette.staticfiles import StaticFiles
-
     server = Server(db, pool=pool, workers=workers, bot_pause=bot_pause)
 
     @asynccontextmanager

@@ -18,6 +18,7 @@ import json
 
 from ..moves import END_NAMES
 from ..observation import O_CARRY, Observation
+from ..render.layout import line_layout
 
 __all__ = ["MAX_MESSAGE", "MESSAGE_TYPES", "ProtocolError", "parse_message", "seat_view", "hand_result",
            "rules_view", "error_frame"]
@@ -162,7 +163,6 @@ def seat_view(obs: Observation, hand_index: int, scores: tuple, goals: tuple | N
     :param scores: the match score per side (including this hand's points).
     :param goals: Dominoball's goals per side, or None.
     """
-    from ..render.layout import line_layout
     events = obs.events
     line = [{"tile": str(p.tile), "a": p.a, "b": p.b, "x": p.x, "y": p.y, "dx": p.dx, "dy": p.dy,
              "arm": p.arm, "order": p.order, "last": p.last} for p in line_layout(events, obs.spinner)]

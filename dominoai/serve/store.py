@@ -16,6 +16,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from .._files import atomic_write_text
 from ..records import dumps_record
 from ..table import add_match
 
@@ -132,7 +133,6 @@ class Store:
 
         :raises OSError: the folder or a file cannot be written.
         """
-        from .._files import atomic_write_text
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         last: dict = {}

@@ -16,6 +16,13 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+import numpy as np
+
+from ..bots import make_bot
+from ..game import Match
+from ..observation import Observation
+from ..rules import get_rules
+
 __all__ = ["request", "think", "make_pool", "warm"]
 
 
@@ -35,10 +42,6 @@ def think(spec: str, seed: int, rules: dict, array: list, events: list) -> int:
 
     :raises ValueError: a spec that does not build.
     """
-    import numpy as np
-
-    from ..bots import make_bot
-    from ..observation import Observation
     r = _rules(rules)
     obs = Observation(r, np.array(array, np.int64), np.array(events, np.int64).reshape(-1, 4))
     bot = make_bot(spec, seed=seed)
@@ -52,7 +55,6 @@ def _rules(d: dict):
     key = repr(sorted(d.items()))
     r = _RULES_CACHE.get(key)
     if r is None:
-        from ..rules import get_rules
         fields = dict(d)
         r = _RULES_CACHE[key] = get_rules(fields.pop("preset"), **fields)
     return r
@@ -62,8 +64,6 @@ def warm() -> int:
     """In a worker: import the bots and let ``easy`` decide once, so that the
     first real decision does not wait for the engine's kernels to load (the
     stronger levels load theirs on first use). Returns the process id."""
-    from ..bots import make_bot
-    from ..game import Match
     h = Match("block", seed=1).new_hand()
     make_bot("easy", seed=1).act(h.observe(h.seat))
     return os.getpid()
