@@ -94,16 +94,19 @@ def _compile_once_across_workers(request, tmp_path_factory):
     files = {Path(str(item.fspath)).name for item in request.session.items}
     from dominoai.rules import get_rules
     rules = get_rules("draw")
+    seconds = {}
     for g in range(index, len(WARM_GROUPS), count):
         needed_by, steps = WARM_GROUPS[g]
         if needed_by & files:
             for step in steps:
+                t0 = time.perf_counter()
                 try:
                     step(rules)
                 except Exception:   # the tests that need the step report the error in their own words
                     pass
+                seconds[step.__name__] = round(time.perf_counter() - t0, 1)
     shared = tmp_path_factory.getbasetemp().parent
-    (shared / f"warm-done-{worker}").touch()
+    (shared / f"warm-done-{worker}").write_text(repr(seconds))   # the steps' seconds, for a look
     deadline = time.monotonic() + 1200
     while len(list(shared.glob("warm-done-gw*"))) < count and time.monotonic() < deadline:
         time.sleep(0.5)
