@@ -7,9 +7,9 @@
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const END_INDEX = { left: 0, right: 1, up: 2, down: 3 };
-const END_NAMES = ["left", "right", "up", "down"];
 const END_KEYS = { l: "left", r: "right", u: "up", d: "down" };
 const MAX_UNIT_PX = 30;       // the largest drawing of a layout unit (a tile is 2 units long)
+const MAX_BACKS = 10;         // face-down tiles drawn per opponent (the count is written)
 
 const S = {
   ws: null, name: "", token: null, presets: [], levels: [],
@@ -486,7 +486,7 @@ function renderOthers(f) {
     const turn = h && h.to_move === s;
     const partner = f.rules.partnerships && (s + 2) % 4 === mine;
     const backs = el("div", { class: "backs" });
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < Math.min(count, MAX_BACKS); i++) {   // the count is in the name
       const b = backSvg();
       b.classList.add("tile", "back");
       backs.append(b);
