@@ -272,6 +272,14 @@ def test_a_hand_in_each_preset_with_draws_and_the_spinner(server, browser, seed)
                 assert p.draws > draws_before, "the person never drew from the boneyard"
             if variant == "all_fives":
                 assert arms & {"up", "down"}, arms
+            if f["status"] == "finished":      # a match of one hand: the results screen
+                res = p.page.locator("#results")
+                res.wait_for(timeout=WAIT)
+                p.page.wait_for_selector("#results table.stats", timeout=WAIT)
+                text = res.inner_text()
+                for side, (score, won) in enumerate(zip(f["match"]["scores"], f["match"]["hands_won"])):
+                    assert f": {score} {f['rules']['points_unit']}, {won} hand" in text
+                assert variant.replace("_", " ") in p.page.locator("#results table.stats").inner_text()
             if variant == "kozel":
                 assert "carried" in p.page.locator("#badges").inner_text()
     finally:
@@ -359,5 +367,14 @@ def test_a_refused_tile_shakes_and_the_top_line_says_why(server, browser, seed):
         assert line.inner_text() == f"{name} does not fit any open end (open: {ends})"
         time.sleep(0.2)
         assert p.frame()["moves"] == f["moves"]     # nothing changed
+        # the menu: sound off (kept for the next visit), pause and resume
+        p.page.click("#menu-button")
+        p.page.click("#menu-sound")
+        assert p.page.locator("#menu-sound").inner_text() == "Sound on"
+        assert p.page.evaluate("localStorage.getItem('dai-sound')") == "off"
+        p.page.click("#menu-pause")
+        p.page.wait_for_selector("#paused:not([hidden])", timeout=WAIT)
+        p.page.click("#resume-button")
+        p.page.wait_for_selector("#paused", state="hidden", timeout=WAIT)
     finally:
         p.close()

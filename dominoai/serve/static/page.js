@@ -260,6 +260,8 @@ function onFrame(f) {
   } else if (f.type === "stats") {
     S.stats = f.stats;
     renderStats();
+    const t = S.code && S.tables[S.code];
+    if (t && t.status === "finished" && !$("table").hidden) renderResults(t);
   } else if (f.type === "left") {
     if (S.code === f.code) leaveToLobby();
   } else if (f.type === "error") {
