@@ -194,11 +194,14 @@ def test_two_friends_and_a_bot_play_a_hand_by_tapping_and_dragging(server, brows
     try:
         code = a.open("block", players=3, alone=False, listed=True)
         assert a.page.locator("#table-code").inner_text() == code
+        b.page.fill("#name-input", "Bob <b>")         # a name is shown as text, never as markup
+        b.page.click("#name-form button")
         b.page.click("#lobby-refresh")
         row = b.page.locator(f'.lobby-table[data-code="{code}"]')
         row.wait_for(timeout=WAIT)
         assert "block, 3 players" in row.inner_text()
-        row.locator("button").click()
+        b.page.fill("#join-code", code)                 # join by the code the opener gives
+        b.page.click("#join-form button")
         for p in (a, b):
             p.page.wait_for_function("document.body.dataset.status === 'playing'", timeout=WAIT)
         f = a.frame()
@@ -207,6 +210,7 @@ def test_two_friends_and_a_bot_play_a_hand_by_tapping_and_dragging(server, brows
         # the bot's name is shown with the others' counts; the hands are face down
         others = a.page.locator("#others .other")
         assert others.count() == 2 and "easy (bot)" in others.nth(1).inner_text()
+        assert others.nth(0).locator(".name").inner_text().startswith("Bob <b> ·")
         while True:     # seat 0 taps, seat 1 drags, seat 2 is the bot
             a.page.wait_for_function("(() => { const f = window.dai.current(); return f.status !== 'playing'"
                                      " || f.hand.to_move !== 2; })()", timeout=WAIT)

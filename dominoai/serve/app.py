@@ -36,8 +36,8 @@ from .protocol import ProtocolError, error_frame, hand_result, parse_message, ru
 from .store import Store
 from .thinking import make_pool, request, think, warm
 
-__all__ = ["Server", "LiveTable", "create_app", "presets_view", "tiles_svg", "warm_engine", "COOKIE", "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR",
-           "MAX_TABLES"]
+__all__ = ["Server", "LiveTable", "create_app", "presets_view", "tiles_svg", "warm_engine", "COOKIE",
+           "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR", "MAX_TABLES"]
 
 log = logging.getLogger("dominoai.serve")
 

@@ -244,7 +244,7 @@ function onFrame(f) {
     renderContinue();
     const h = parseHash();
     if (h.t) { S.code = h.t; send({ type: "resume", code: h.t }); }
-    else if (h.join) { location.hash = ""; send({ type: "join", code: h.join }); S.code = h.join; }
+    else if (h.join) { location.hash = `t=${h.join}`; send({ type: "join", code: h.join }); S.code = h.join; }
     if (S.continue.length) send({ type: "resume" });
     send({ type: "lobby" });
     send({ type: "stats" });
@@ -282,7 +282,8 @@ function onError(f) {
     S.code = null; location.hash = ""; showScreen("lobby");
   }
   $("lobby-message").textContent = f.message;
-  if (!$("table").hidden) { S.refused = { text: f.message, moves: -2 }; renderTopline(); }
+  const t = S.code && S.tables[S.code];
+  if (t && !$("table").hidden) { S.refused = { text: f.message, moves: t.moves }; renderTopline(); }
 }
 
 function parseHash() {
@@ -412,7 +413,7 @@ function renderTable() {
     S.selected = null;
     trackDraws(f);
   }
-  if (S.refused && S.refused.moves !== f.moves && S.refused.moves !== -2) S.refused = null;
+  if (S.refused && S.refused.moves !== f.moves) S.refused = null;
   $("waiting").hidden = f.status !== "waiting";
   if (f.status === "waiting") renderWaiting(f);
   renderBadges(f);
@@ -573,6 +574,9 @@ function renderHand(f) {
   const h = f.hand;
   const box = $("hand");
   box.replaceChildren();
+  const label = $("hand-name");
+  label.textContent = h && f.seat !== null ? `You · ${h.sizes[f.seat] - S.drawQueue.length}` : "";
+  label.classList.toggle("to-move", !!(h && f.status === "playing" && h.your_turn));
   if (!h) return;
   const hidden = new Set(S.drawQueue);
   const tiles = h.tiles.filter((t) => !hidden.has(t));
