@@ -78,7 +78,7 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.base = f"http://127.0.0.1:{server.port}/"
         self.goto()
-        self.taps = self.drags = self.draws = 0
+        self.taps = self.drags = self.draws = self.two_ends = 0
 
     def goto(self, hash_: str = ""):
         self.page.goto(self.base + hash_)
@@ -128,6 +128,9 @@ class Page:
         dim = set(self.page.eval_on_selector_all("#hand .tile.dim", "ns => ns.map(n => n.dataset.tile)"))
         assert lit == legal and not lit & dim
         assert lit | dim == set(f["hand"]["tiles"])
+        labels = self.page.eval_on_selector_all("#hand .tile", "ns => ns.map(n => [n.dataset.tile, "
+                                                "n.getAttribute('aria-label')])")
+        assert all(label.split(",")[0] == t for t, label in labels)
 
     def play(self, how: str = "tap") -> str:
         """Play the first lit tile by tapping (tile, then a lit end if it fits
@@ -147,6 +150,7 @@ class Page:
                 assert p.eval_on_selector_all("#board .place.lit", "ns => ns.map(n => n.dataset.end)") == \
                     [e["end"] for e in f["hand"]["ends"] if e["end"] in ends]
                 p.locator(f'#board .place.lit[data-end="{ends[-1]}"]').click()
+                self.two_ends += 1
             self.taps += 1
         else:
             box = tile.bounding_box()
@@ -286,6 +290,7 @@ def test_a_hand_in_each_preset_with_draws_and_the_spinner(server, browser, seed)
                 assert variant.replace("_", " ") in p.page.locator("#results table.stats").inner_text()
             if variant == "kozel":
                 assert "carried" in p.page.locator("#badges").inner_text()
+        assert p.two_ends, "no tile fitted two ends"
     finally:
         p.close()
 

@@ -12,7 +12,7 @@ const MAX_UNIT_PX = 30;       // the largest drawing of a layout unit (a tile is
 const MAX_BACKS = 10;         // face-down tiles drawn per opponent (the count is written)
 
 const S = {
-  ws: null, name: "", token: null, presets: [], levels: [],
+  ws: null, name: "", presets: [], levels: [],
   tables: {},                 // code -> the last table frame
   code: null,                 // the table on screen
   selected: null,             // a tile tapped that fits two ends
@@ -21,7 +21,8 @@ const S = {
   refused: null,              // {text, moves}: the reason a tile was refused
   paused: false, sound: localStorage.getItem("dai-sound") !== "off",
   sentAt: -1,                 // the `moves` count of the position a move was sent for
-  lastMoves: {},
+  pending: null,              // the tile a move was sent with (it shakes if refused)
+  lastMoves: {},              // code -> the `moves` count drawn last
 };
 
 const $ = (id) => document.getElementById(id);
@@ -238,6 +239,7 @@ function connect() {
 
 function onFrame(f) {
   if (f.type === "welcome") {
+    S.sentAt = -1;               // a move sent before a lost connection may be sent again
     S.name = f.name || "";
     $("name-input").value = S.name;
     S.continue = f.tables || [];
@@ -384,8 +386,6 @@ function fillForm() {
 }
 
 // ------------------------------------------------------------------ the table
-function me(f) { return f.seat; }
-function sideOf(f, seat) { return f.rules.partnerships ? seat % 2 : seat; }
 function seatName(f, s) {
   const st = f.seats[s];
   if (st.you) return "You";
@@ -685,7 +685,7 @@ function current() { return S.tables[S.code]; }
 
 function sendPlay(extra, tile) {
   const f = current();
-  if (!f) return;
+  if (!f || S.sentAt === f.moves) return;   // one move per position: a second tap waits
   S.sentAt = f.moves;
   S.pending = tile ? document.querySelector(`#hand .tile[data-tile="${tile}"]`) : null;
   send({ type: "play", code: f.code, ...extra });
