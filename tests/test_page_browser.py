@@ -30,7 +30,7 @@ from test_serve import Running  # noqa: E402
 import dominoai.serve.app as serve_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = [pytest.mark.e2e,
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("page_browser"),   # one browser under --dist loadgroup
               pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
                                  "(apt-get install -y chromium; .ci/run does it)")]
 ROOT = Path(__file__).resolve().parents[1]
