@@ -344,6 +344,8 @@ def test_reload_mid_hand_and_continue_after_closing(server, browser, seed):
         p.page.wait_for_function(f"window.dai.current().moves > {f['moves']}", timeout=WAIT)
         played = [e for e in p.frame()["hand"]["events"][f["hand"]["step"]:] if e["kind"] == "play"][0]
         assert played["tile"] == m["tile"] and played["seat"] == f["seat"]
+        # the redrawn hand keeps the keyboard's focus on a tile
+        assert p.page.evaluate("!!document.activeElement.closest('#hand .tile')")
         # the page closed and opened again: CONTINUE brings the table back
         p.goto()
         p.page.locator(f'button.continue[data-code="{code}"]').click()

@@ -400,7 +400,33 @@ function sideName(f, side) {
   return seatName(f, side);
 }
 
+// where the keyboard's focus is, as a selector that finds it again after a redraw
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  const hand = ["#hand .tile.lit", "#hand .tile"];
+  if (a.closest("#hand") && a.dataset.tile) return [`#hand .tile[data-tile="${a.dataset.tile}"]`, ...hand];
+  if (a.closest("#board .place")) return [`#board .place[data-end="${a.closest(".place").dataset.end}"]`, ...hand];
+  if (a.closest("#boneyard")) return ["#boneyard .tile.back", ...hand];
+  if (a.id) return [`#${a.id}`, "#next-hand", ...hand];
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  for (const sel of key) {
+    const node = document.querySelector(sel);
+    if (node && node.offsetParent !== null) { node.focus({ preventScroll: true }); return; }
+  }
+}
+
 function renderTable() {
+  const focus = focusKey();
+  drawTable();
+  restoreFocus(focus);
+}
+
+function drawTable() {
   const f = S.tables[S.code];
   if (!f) return;
   document.body.dataset.status = f.status;
@@ -720,12 +746,7 @@ function tapTile(tile, node) {
   if (m.ends.length <= 1) { sendPlay(m.ends.length ? { tile, end: m.ends[0] } : { tile }, tile); return; }
   S.selected = S.selected === tile ? null : tile;
   S.refused = null;
-  renderBoard(f); renderHand(f); renderTopline();
-  const first = document.querySelector("#board .place.lit");
-  if (S.selected && first && document.activeElement && document.activeElement.closest("#hand")) {
-    const again = document.querySelector(`#hand .tile[data-tile="${tile}"]`);
-    if (again) again.focus();
-  }
+  renderTable();
 }
 
 function tapPlace(end) {
