@@ -266,6 +266,14 @@ def test_a_hand_in_each_preset_with_draws_and_the_spinner(server, browser, seed)
                 mine = p.page.evaluate("(h => window.dai.lineLayout(h.events, h.spinner))", fr["hand"])
                 assert mine == fr["hand"]["line"], variant
                 arms.update(p.page.eval_on_selector_all("#board .tile.line", "ns => ns.map(n => n.dataset.arm)"))
+                # a dashed place at each open end (one in the middle before the lead); the last tile framed
+                places = p.page.eval_on_selector_all("#board .place", "ns => ns.map(n => n.dataset.end)")
+                assert places == ([e["end"] for e in fr["hand"]["ends"]] if fr["hand"]["line"] else ["lead"])
+                framed = p.page.eval_on_selector_all("#board .tile.line.last", "ns => ns.map(n => n.dataset.tile)")
+                assert framed == ([fr["hand"]["last"]] if fr["hand"]["line"] else [])
+                # on the person's turn their name is lit, no other
+                assert p.page.locator("#hand-name.to-move").count() == 1
+                assert p.page.locator("#others .other.to-move").count() == 0
                 if fr["rules"]["drawing"]:
                     assert p.page.locator("#badge-boneyard").inner_text() == \
                         f"boneyard {fr['hand']['boneyard']}" or p.page.locator("#boneyard.lit").count()
@@ -312,6 +320,10 @@ def test_the_line_fits_portrait_and_landscape_late_in_a_long_hand(server, browse
             out = inside(p.page, "#board .tile.line", vp) + inside(p.page, "#hand .tile", vp) + \
                 inside(p.page, "#board .place", vp) + inside(p.page, ".tile.back", vp)
             assert not out, (name, out)
+            # and the line is not shrunk to nothing: a tile on it is at least 24 px long
+            longest = p.page.eval_on_selector_all("#board .tile.line", "ns => ns.map(n => { const r = "
+                                                  "n.getBoundingClientRect(); return Math.max(r.width, r.height); })")
+            assert min(longest) >= 24, (name, min(longest))
             shot = tmp_path / f"serve-table-{name}.png"
             p.page.screenshot(path=str(shot))
             shots.append(shot)
