@@ -5,7 +5,8 @@
 protocol), ``/api/lobby`` lists the open tables as JSON, ``/api/me`` tells
 a page its guest (setting the cookie for a new one), ``/api/presets`` and
 ``/api/tiles.svg`` give the page its form's choices and the tiles' drawing,
-and ``/`` serves the page's static folder. All table state is changed on the event loop's
+and ``/`` serves the page (the ``static`` folder: plain HTML, CSS and
+JavaScript). All table state is changed on the event loop's
 thread, one message or one bot move at a time, and written to the
 :class:`~dominoai.serve.store.Store` before anyone is told; bots think in a
 process pool (:mod:`~dominoai.serve.thinking`) after a short pause.

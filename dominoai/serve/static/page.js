@@ -608,7 +608,7 @@ function renderHand(f) {
   const tiles = h.tiles.filter((t) => !hidden.has(t));
   const playing = f.status === "playing" && h.your_turn && !S.drawQueue.length;
   const room = (box.clientWidth || window.innerWidth) - 16;
-  const tw = Math.max(14, Math.min(34, Math.floor(room / Math.max(tiles.length, 1)) - 4,
+  const tw = Math.max(8, Math.min(34, Math.floor(room / Math.max(tiles.length, 1)) - 4,
                                    Math.floor(window.innerHeight / 13)));
   box.style.setProperty("--tw", `${tw}px`);
   for (const t of tiles) {
