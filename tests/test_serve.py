@@ -376,7 +376,18 @@ def test_http_gives_the_page_the_lobby_and_the_guest(server):
     import httpx
     base = f"http://127.0.0.1:{server.port}"
     page = httpx.get(base + "/", timeout=TIMEOUT)
-    assert page.status_code == 200 and "dominoai serve" in page.text and "/ws" in page.text
+    assert page.status_code == 200 and '<script src="page.js">' in page.text
+    script = httpx.get(base + "/page.js", timeout=TIMEOUT)
+    assert script.status_code == 200 and "new WebSocket(" in script.text
+    presets = httpx.get(base + "/api/presets", timeout=TIMEOUT).json()
+    assert [p["name"] for p in presets["presets"]] == list(PRESETS)
+    assert presets["presets"][0] == {"name": "draw", "players": 2, "min_players": 2, "max_players": 4,
+                                     "target": 100, "drawing": True, "end_scoring": "none"}
+    assert presets["levels"] == ["easy", "medium", "hard", "insane"]
+    tiles = httpx.get(base + "/api/tiles.svg", timeout=TIMEOUT)
+    assert tiles.headers["content-type"].startswith("image/svg+xml")
+    six = re.search(r'<g id="dai-p6"[^>]*>(.*?)</g>', tiles.text).group(1)
+    assert six.count("<circle") == 6 and 'id="dai-face"' in tiles.text
     me = httpx.get(base + "/api/me", timeout=TIMEOUT)
     token = me.cookies.get("dominoai_guest")
     assert token and me.json()["tables"] == [] and "token" not in me.json()

@@ -3,8 +3,10 @@
 :func:`create_app` builds the Starlette application around a :class:`Server`:
 ``/ws`` is the websocket every client talks through (docs/serve.md, the
 protocol), ``/api/lobby`` lists the open tables as JSON, ``/api/me`` tells
-a page its guest (setting the cookie for a new one), and ``/`` serves the
-page's static folder. All table state is changed on the event loop's
+a page its guest (setting the cookie for a new one), ``/api/presets`` and
+``/api/tiles.svg`` give the page its form's choices and the tiles' drawing,
+and ``/`` serves the page (the ``static`` folder: plain HTML, CSS and
+JavaScript). All table state is changed on the event loop's
 thread, one message or one bot move at a time, and written to the
 :class:`~dominoai.serve.store.Store` before anyone is told; bots think in a
 process pool (:mod:`~dominoai.serve.thinking`) after a short pause.
@@ -22,20 +24,21 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..game import Match
 from ..moves import Move
+from ..render.svgdraw import DEFS
 from ..rules import PRESETS, get_rules
 from ..table import LEVELS, Table, TableError, decision_seed, fresh_seed, hands_won, outcome_of
 from .protocol import ProtocolError, error_frame, hand_result, parse_message, rules_view, seat_view
 from .store import Store
 from .thinking import make_pool, request, think, warm
 
-__all__ = ["Server", "LiveTable", "create_app", "warm_engine", "COOKIE", "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR",
-           "MAX_TABLES"]
+__all__ = ["Server", "LiveTable", "create_app", "presets_view", "tiles_svg", "warm_engine", "COOKIE",
+           "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR", "MAX_TABLES"]
 
 log = logging.getLogger("dominoai.serve")
 
@@ -65,6 +68,26 @@ def warm_engine() -> None:
         h.observe(0).count
         h.result
         m.result
+
+
+def presets_view() -> dict:
+    """What the page's "open a table" form offers: ``presets`` (per preset its
+    ``name``, default ``players``, allowed ``min_players`` and ``max_players``,
+    ``target``, ``drawing`` and ``end_scoring``) and the bot ``levels``."""
+    out = []
+    for name, (_, players, (lo, hi), _) in PRESETS.items():
+        r = get_rules(name)
+        out.append({"name": name, "players": players, "min_players": lo, "max_players": hi,
+                    "target": r.target, "drawing": r.drawing, "end_scoring": r.end_scoring})
+    return {"presets": out, "levels": list(LEVELS)}
+
+
+def tiles_svg() -> str:
+    """An SVG document holding only the definitions every tile of
+    :mod:`dominoai.render` is drawn from (``#dai-face``: a tile's blank face,
+    2 x 1 units centred on 0; ``#dai-p0`` .. ``#dai-p6``: a half's pips, 1 x 1
+    centred on 0), so that the page draws its tiles as the pictures do."""
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0">{DEFS}</svg>'
 
 
 class LiveTable:
@@ -559,10 +582,17 @@ def create_app(db: "str | Path", pool: Executor | None = None, workers: int | No
             resp.set_cookie(COOKIE, token, max_age=31536000, httponly=True, samesite="lax")
         return resp
 
+    async def presets(request):
+        return JSONResponse(presets_view())
+
+    async def tiles(request):
+        return Response(tiles_svg(), media_type="image/svg+xml")
+
     async def ws(websocket):
         await server.connect(websocket)
 
-    routes = [Route("/api/lobby", lobby), Route("/api/me", me), WebSocketRoute("/ws", ws),
+    routes = [Route("/api/lobby", lobby), Route("/api/me", me), Route("/api/presets", presets),
+              Route("/api/tiles.svg", tiles), WebSocketRoute("/ws", ws),
               Mount("/", StaticFiles(directory=str(static or STATIC_DIR), html=True))]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = server
