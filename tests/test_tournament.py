@@ -25,6 +25,7 @@ from dominoai.tournament import (BotError, BotFailure, bradley_terry, load_resul
                                  paired_ci, pairing_stats, pairings, ratings, reproduce, rotations,
                                  run_tournament, seating, wilson)
 from dominoai.tournament.schedule import deal_seed
+from notebook_runner import has_figure, run_notebook, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -686,20 +687,10 @@ def test_dask_local_cluster():
 # ---------------------------------------------------------------- notebook
 @pytest.mark.e2e
 def test_notebook_runs(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    nb = nbformat.read(ROOT / "notebooks" / "win_rates.ipynb", as_version=4)
     # small sizes, and only the simple bots (the notebook's own default is the whole ladder)
-    i = next(k for k, c in enumerate(nb.cells) if "HANDS =" in c.source)
-    nb.cells.insert(i + 1, nbformat.v4.new_code_cell('BOTS = ["easy", "medium"]\nHANDS = 20'))
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
-    assert "Ratings" in text
-    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
-               for o in c.get("outputs", []))
+    outs = run_notebook("win_rates.ipynb", tmp_path, after="HANDS =", cell='BOTS = ["easy", "medium"]\nHANDS = 20')
+    assert "Ratings" in text_of(outs)
+    assert has_figure(outs)
 
 
 def test_hand_wins_count_points_not_who_went_out():

@@ -23,6 +23,7 @@ from dominoai.bots.base import bot_params
 from dominoai.cli import main
 from dominoai.tune import make_space, spec_of, tune
 from dominoai.tune.objective import SEARCH, VALIDATE, stage_seed
+from notebook_runner import has_figure, run_notebook, text_of
 
 ROOT = Path(__file__).resolve().parents[1]
 # one searched dimension, worlds 1 or 200: the others frozen at their defaults
@@ -342,14 +343,8 @@ def test_resume_after_sigkill(tmp_path):
 # ---------------------------------------------------------------- notebook
 @pytest.mark.e2e
 def test_tuning_notebook_runs(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
-    nb = nbformat.read(ROOT / "notebooks" / "tuning.ipynb", as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    outs = run_notebook("tuning.ipynb", tmp_path)
+    text = text_of(outs)
     assert "6 trials finished" in text
     # the study went to a temporary folder, not beside the notebook
     study = Path(text.split("study: ", 1)[1].split("\n", 1)[0])
@@ -357,8 +352,7 @@ def test_tuning_notebook_runs(tmp_path):
     assert study.parent.name.startswith("dominoai-tuning-")
     assert study.parent.parent.resolve() == Path(tempfile.gettempdir()).resolve()
     assert list(tmp_path.iterdir()) == []
-    assert any("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
-               for o in c.get("outputs", []))
+    assert has_figure(outs)
 
 
 def test_a_trials_spec_drops_parameters_idle_under_the_rules():
