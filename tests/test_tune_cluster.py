@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from dominoai.bots.base import bot_params
 from dominoai.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +93,28 @@ def test_an_enqueued_spec_outside_the_space_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"--enqueue {bad}: " in err and needle in err, err
     assert not (tmp_path / "t.db").exists()
+
+
+def test_an_enqueued_bot_name_queues_its_defaults_under_the_preset(tmp_path):
+    """A bare spec queues the bot's defaults for the searched parameters (its
+    per-preset ones where it has them), a spec with values those values on
+    top; a default outside a narrowed range is left to the sampler."""
+    from dominoai.bots.pimc.bots import TUNED_DEFAULTS
+    from dominoai.tune import StudySpec
+
+    spec = StudySpec(variant="block", bot="hard", opponents=["easy"], trials=1, hands=8,
+                     enqueue=["hard", "hard:void=9"], study=tmp_path / "h.db")
+    defaults = {k: p.default for k, p in bot_params("hard").items()}
+    assert spec.queued[0] == {k: defaults[k] for k in spec.queued[0]} and len(spec.queued[0]) > 2
+    assert spec.queued[1] == dict(spec.queued[0], void=9.0)
+    assert spec.queued[0]["void"] != 9.0
+    spec = StudySpec(variant="draw", bot="insane", opponents=["easy"], trials=1, hands=8,
+                     space="worlds=2..40", enqueue=["insane"], study=tmp_path / "i.db")
+    q = spec.queued[0]
+    assert TUNED_DEFAULTS["draw"]["worlds"] > 40 and "worlds" not in q   # left to the sampler
+    assert q["rollouts"] == TUNED_DEFAULTS["draw"]["rollouts"] != bot_params("insane")["rollouts"].default
+    assert q["exact"] == TUNED_DEFAULTS["draw"]["exact"] and len(q) > 3
+    assert not (tmp_path / "h.db").exists() and not (tmp_path / "i.db").exists()
 
 
 # ---------------------------------------------------------------- liveness (no game is played)

@@ -406,7 +406,7 @@ class StudySpec:
         _check_backend(self.backend, self.scheduler)
         enq = split_bot_specs(self.enqueue) if isinstance(self.enqueue, str) else list(self.enqueue)
         put("enqueue", tuple(str(e) for e in enq))
-        put("queued", tuple(_params_of(self.bot, e, dims, fixed) for e in self.enqueue))
+        put("queued", tuple(_params_of(self.bot, e, dims, fixed, self.rules.preset) for e in self.enqueue))
         r = self.rules
         put("ident", json.loads(json.dumps({
             "format": FORMAT, "variant": r.preset, "players": r.players, "bot": self.bot, "opponents": opp,
@@ -414,8 +414,13 @@ class StudySpec:
             "max_ms": self.max_ms, "space": {k: d.text() for k, d in dims.items()}, "fix": dict(fixed)})))
 
 
-def _params_of(bot: str, spec: str, dims: dict, fixed: dict) -> dict:
-    """The searched parameters an enqueued ``spec`` sets (typed).
+def _params_of(bot: str, spec: str, dims: dict, fixed: dict, preset: str) -> dict:
+    """The searched parameters of an enqueued ``spec`` (typed): those it
+    sets, and for the others the bot's default under ``preset`` (its
+    per-preset default, else its declared one) where that lies in the
+    study's range; a default outside it is left to the sampler. So
+    ``insane`` queues insane's defaults, ``insane:worlds=800`` the same
+    with 800 worlds.
 
     :raises InputError: another bot, a parameter that is not searched or a
         value outside its range or choices.
@@ -443,6 +448,11 @@ def _params_of(bot: str, spec: str, dims: dict, fixed: dict) -> dict:
         if d.choices is not None and x not in d.choices or d.choices is None and not d.low <= x <= d.high:
             raise bad(f"{k}={x} is outside its range {d.text()}")
         out[k] = x
+    defaults = make_bot(bot).defaults_for(preset)
+    for k, d in dims.items():
+        x = defaults.get(k)
+        if k not in out and x is not None and (x in d.choices if d.choices is not None else d.low <= x <= d.high):
+            out[k] = x
     return out
 
 
