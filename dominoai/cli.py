@@ -483,7 +483,12 @@ def _cmd_serve(args) -> int:
     from pathlib import Path
 
     from .serve import default_db, export, serve
+    from .serve.store import check_store
     db = Path(args.db) if args.db else default_db()
+    try:
+        check_store(db)
+    except ValueError as e:
+        raise UsageError(f"--db: {e}") from None
     if args.export:
         if not db.is_file():
             raise UsageError(f"--db: no server database at {db}")

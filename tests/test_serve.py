@@ -14,6 +14,7 @@ import base64
 import json
 import re
 import socket
+import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -489,6 +490,23 @@ def test_serve_command_refuses_bad_input_in_one_line(tmp_path, capsys):
     assert len(err) == 3 and all(line.startswith("dominoai: error:") for line in err), err
     assert "65535" in err[0] and "cannot listen on 256.0.0.1" in err[1] and "no server database" in err[2]
     assert not (tmp_path / "out").exists() and not (tmp_path / "b.db").exists()
+    # a --db that is not the server's: a text file, another program's database
+    text = tmp_path / "notes.sqlite3"
+    text.write_text("not a database\n")
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE scores (x)")
+    con.commit()
+    con.close()
+    before = {p.name: p.read_bytes() for p in (text, other)}
+    assert main(["serve", "--port", "0", "--db", str(text)]) == 2
+    assert main(["serve", "--db", str(text), "--export", str(tmp_path / "out")]) == 2
+    assert main(["serve", "--port", "0", "--db", str(other)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("dominoai: error: --db: ") for line in err), err
+    assert "is not a server database" in err[0] and "is not a server database" in err[1]
+    assert "a SQLite database of something else (tables: scores)" in err[2]
+    assert {p.name: p.read_bytes() for p in (text, other)} == before and not (tmp_path / "out").exists()
 
 
 def test_the_documented_script_plays_a_hand(server):

@@ -20,7 +20,7 @@ from .._files import atomic_write_text
 from ..records import dumps_record
 from ..table import add_match
 
-__all__ = ["Store", "SCHEMA_VERSION"]
+__all__ = ["Store", "SCHEMA_VERSION", "check_store"]
 
 SCHEMA_VERSION = 1
 
@@ -35,6 +35,34 @@ CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, hand INTEGER NOT NULL,
     seats TEXT NOT NULL, record TEXT NOT NULL, created REAL NOT NULL, UNIQUE (table_id, hand));
 """
+
+
+def check_store(path: "str | Path") -> None:
+    """Check that ``path`` can hold the server's store: missing, empty, or a
+    SQLite database that is empty or the server's own (its tables, or its
+    ``user_version``). Opens it read-only and changes nothing.
+
+    :raises ValueError: a file that is not a SQLite database, or a database
+        of something else (the reason in one line).
+    """
+    path = Path(path)
+    if not path.exists() or path.is_file() and path.stat().st_size == 0:
+        return
+    if not path.is_file():
+        raise ValueError(f"{path} is not a file")
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise ValueError(f"{path} is not a server database ({e})") from None
+    if names and not {"guests", "tables", "records"} <= names:
+        raise ValueError(f"{path} is a SQLite database of something else (tables: {', '.join(sorted(names))})")
+    if version not in (0, SCHEMA_VERSION):
+        raise ValueError(f"{path} is a server database of schema {version}; this version reads {SCHEMA_VERSION}")
 
 
 class Store:
