@@ -65,46 +65,52 @@ def is_warm(step: str) -> bool:
     return _marker(step).is_file()
 
 
-def mark_warm(step: str, seconds: float) -> None:
-    """Record that ``step`` completed (in ``seconds``); silently skipped when
-    the cache directory is not writable."""
+def mark_warm(step: str, seconds: float, compiled: bool = True) -> None:
+    """Record that ``step`` completed (in ``seconds``; ``compiled``: whether
+    numba compiled anything in it, rather than loading every kernel from
+    its cache); silently skipped when the cache directory is not writable."""
     path = _marker(step)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"step": step, "seconds": round(seconds, 2)}))
+        path.write_text(json.dumps({"step": step, "seconds": round(seconds, 2), "compiled": compiled}))
 
 
 def _estimate(step: str) -> float:
-    """The seconds ``step`` took for the most recent other version of the code
-    here, else :data:`TYPICAL_SECONDS`."""
+    """The seconds ``step`` took when it last compiled here (the most recent
+    other version of the code whose step compiled, not one that only loaded
+    its kernels from numba's cache), else :data:`TYPICAL_SECONDS`."""
     from ._numba_cache import cache_base
-    best = None
+    found = []
     with contextlib.suppress(OSError):
         for f in cache_base().glob(f"numba-*/warm-{step}.json"):
-            m = f.stat().st_mtime
-            if best is None or m > best[0]:
-                best = (m, f)
-    if best is not None:
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-            return float(json.loads(best[1].read_text())["seconds"])
+            with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
+                d = json.loads(f.read_text())
+                if d.get("compiled") is True:
+                    found.append((f.stat().st_mtime, float(d["seconds"])))
+    if found:
+        return max(found)[1]
     return TYPICAL_SECONDS.get(step, _DEFAULT_SECONDS)
 
 
 class _KernelNames:
-    """A numba event listener showing the kernel being compiled on a bar."""
+    """A numba event listener counting the package's kernels compiled
+    (``count``) and showing the one being compiled on ``bar`` (or None)."""
 
-    def __init__(self, bar):
+    def __init__(self, bar=None):
         from numba.core import event
         self._event = event
         self.bar = bar
+        self.count = 0
         self.listener = type("L", (event.Listener,), {
             "on_start": lambda s, ev: self._show(ev), "on_end": lambda s, ev: None})()
 
     def _show(self, ev):
         fn = getattr(ev.data.get("dispatcher"), "py_func", None)
         if fn is not None and fn.__module__.startswith("dominoai"):
-            self.bar.set_postfix_str(f"{fn.__module__.removeprefix('dominoai.')}.{fn.__name__}",
-                                     refresh=True)
+            self.count += 1
+            if self.bar is not None:
+                self.bar.set_postfix_str(f"{fn.__module__.removeprefix('dominoai.')}.{fn.__name__}",
+                                         refresh=True)
 
     def __enter__(self):
         self._event.register("numba:compile", self.listener)
@@ -148,17 +154,18 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
         bar = tqdm(total=len(cold), desc="compiling", unit="step", file=stream, leave=False,
                    dynamic_ncols=True, bar_format="{desc} {n}/{total} [{elapsed}]{postfix}")
     try:
-        with (_KernelNames(bar) if bar is not None else contextlib.nullcontext()):
+        with (_KernelNames(bar) if cold else contextlib.nullcontext()) as kernels:
             for name, call in steps:
                 if bar is not None and name in cold:
                     bar.set_description(f"compiling {name}")
                 t0 = time.perf_counter()
+                before = kernels.count if kernels is not None else 0
                 try:
                     call()
                 except Exception:
                     continue
                 if name in cold:
-                    mark_warm(name, time.perf_counter() - t0)
+                    mark_warm(name, time.perf_counter() - t0, compiled=kernels.count > before)
                     if bar is not None:
                         bar.update(1)
         if helper is not None:

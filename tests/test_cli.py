@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -352,8 +353,29 @@ def test_estimate_from_the_previous_version(tmp_path, monkeypatch):
     assert _compile._estimate("engine") == _compile.TYPICAL_SECONDS["engine"]
     old = tmp_path / "dominoai" / "numba-0123456789abcdef"
     old.mkdir(parents=True)
-    (old / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 7.25}))
+    (old / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 7.25, "compiled": True}))
     assert _compile._estimate("engine") == 7.25
+    # a newer version that only loaded the kernels from numba's cache says nothing of compiling
+    newer = tmp_path / "dominoai" / "numba-fedcba9876543210"
+    newer.mkdir(parents=True)
+    (newer / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 0.3, "compiled": False}))
+    os.utime(newer / "warm-engine.json", (time.time() + 10, time.time() + 10))
+    assert _compile._estimate("engine") == 7.25
+
+
+def test_a_marker_says_whether_its_step_compiled(tmp_path, monkeypatch):
+    from numba import njit
+
+    from dominoai import _compile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    kernel = njit(lambda x: x + 1)
+    kernel.py_func.__module__ = "dominoai.test_kernel"   # counted as one of the package's kernels
+    io_ = __import__("io").StringIO()
+    _compile.compile_once([("test-new", lambda: kernel(1)), ("test-none", lambda: None)], progress=False,
+                          stream=io_)
+    read = {n: json.loads(_compile._marker(n).read_text()) for n in ("test-new", "test-none")}
+    assert read["test-new"]["compiled"] is True and read["test-none"]["compiled"] is False
 
 
 def test_tournament_steps_one_per_bot_name():
