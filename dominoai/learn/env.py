@@ -130,6 +130,7 @@ class VectorEnv:
         cfg[VK.C_SIGN] = -1 if rules.low_is_good else 1
         cfg[VK.C_SCALE] = int(reward == "sign")
         cfg[VK.C_BLOCK2] = int(bool(fast_moves) and bool(in_block2_shape(rules.vector())))
+        cfg[VK.C_FUSED] = int(cfg[VK.C_BLOCK2] == 1 and opp == VK.OPP_EASY and not self.selfplay)
         self._cfg = cfg
         self._hw = np.ascontiguousarray(hw, np.float64)
         self._rv = rules.vector()
