@@ -671,6 +671,67 @@ def _settle(G, out, x, g):
 
 
 @njit(cache=True)
+def _b2_deal(st, rs, meta, hist, rv, cfg, perm, g):
+    """:func:`_new_game` on the arrays themselves (the fused path): a fresh
+    one-hand game in row g, dealt from its RNG, the learner's seat set."""
+    s = st[g]
+    K.new_match(s, rv)
+    s[L.S_LOG] = 0
+    seat = cfg[C_SEAT]
+    if seat == -1:
+        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
+    meta[g, M_SEAT] = seat
+    meta[g, M_DECIDED] = 0
+    if hist.shape[2] > 0:
+        hist[g, 0, H_NHANDS] = 0
+        hist[g, 0, H_OVER] = 0
+    r = rs[g:g + 1]
+    K.deal_perm(r, perm, 2 * rv[L.R_HAND_SIZE])
+    leader = K.rng_below(r, 2)
+    got = K.start_hand(s, rv, perm, leader)
+    _hist_hand(hist, g, perm, got)
+
+
+@njit(cache=True)
+def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g):
+    """Game g's hand just ended (one-hand games, the fused path): as
+    :func:`_settle` does it, on the arrays themselves. The learner side's
+    margin is the reward and the result (a game with no learner decision is
+    skipped and its reward dropped); then fresh games are dealt and played
+    to the learner's first decision."""
+    sign = cfg[C_SIGN]
+    mode = cfg[C_SCALE]
+    while True:
+        s = st[g]
+        seat = meta[g, M_SEAT]
+        margins_into(s, rv, sign, L.S_POINTS, marg)
+        m = _scale(marg[seat], mode)
+        meta[g, M_GAMES] += 1
+        if meta[g, M_DECIDED] == 0:
+            meta[g, M_SKIPPED] += 1
+        else:
+            reward[g, 0] += m
+            done[g] = True
+            res[g, RES_MARGIN] = m
+            res[g, RES_POINTS] = s[L.S_POINTS]
+            res[g, RES_POINTS + 1] = s[L.S_POINTS + 1]
+            res[g, RES_POINTS + 2] = 0
+            res[g, RES_POINTS + 3] = 0
+            res[g, RES_WINNER] = s[L.S_WINNER]
+            res[g, RES_SEAT] = seat
+            res[g, RES_HANDS] = s[L.S_HAND_NO]
+            res[g, RES_STATUS] = s[L.S_STATUS]
+            for j in range(hist.shape[2]):
+                hist[g, 1, j] = hist[g, 0, j]
+            observe_into(s, rv, seat, a)
+            encode_into(a, final[g])
+        _b2_deal(st, rs, meta, hist, rv, cfg, perm, g)
+        _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1)
+        if st[g, L.S_CUR] >= 0:
+            return
+
+
+@njit(cache=True)
 def reset_all(G, out, x, seed, first):
     """Start a fresh game in every row: game g's RNG is :func:`game_key`
     (``seed``, ``first + g``), then it runs to the learner's first decision
@@ -716,7 +777,11 @@ def step_all(G, out, x, actions, active, penalty):
     are, with reward 0 and done False."""
     selfplay = G.cfg[C_SEAT] == -2
     fused = G.cfg[C_FUSED] == 1
+    hand_end = fused and G.cfg[C_MATCH] == 0  # one-hand games: the fused hand end
     meta = G.meta
+    st, rs, hist, rv, cfg = G.st, G.rs, G.hist, G.rv, G.cfg
+    reward, done, res, final = out.reward, out.done, out.res, out.final
+    perm, marg, a = x.perm, x.marg, x.a
     for g in range(G.st.shape[0]):
         for p in range(out.reward.shape[1]):
             out.reward[g, p] = 0.0
@@ -733,10 +798,13 @@ def step_all(G, out, x, actions, active, penalty):
         _hist_move(G.hist, g, v)
         meta[g, M_DECIDED] += 1
         if fused:
-            _b2_run(G.st, G.rs, G.hist, G.rv, g, meta[g, M_SEAT], v)
-            if G.st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
-                _settle(G, out, x, g)
-            _b2_write(G.st, G.rv, out.obs, out.mask, g, meta[g, M_SEAT])
+            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v)
+            if st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
+                if hand_end:
+                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g)
+                else:
+                    _settle(G, out, x, g)
+            _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
             continue
         _apply(G, x, G.st[g], v)
         _settle(G, out, x, g)
