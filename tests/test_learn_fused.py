@@ -1,4 +1,4 @@
-"""The fused Block step (block2-shaped rules, ``easy`` opponents, a learner
+"""The fused Block step (block2-shaped rules, ``easy`` or ``hard`` opponents, a learner
 seat) against the general path, in lock-step: the same games, observations,
 masks, rewards, results, histories and records, array for array."""
 
@@ -12,8 +12,8 @@ from dominoai.learn import VectorEnv
 from dominoai.learn import kernels as VK
 
 
-def _pair(rules, seed, **kw):
-    envs = [VectorEnv(rules, 8, opponents="easy", seed=seed, history=True, fast_moves=f, **kw)
+def _pair(rules, seed, opponents="easy", **kw):
+    envs = [VectorEnv(rules, 8, opponents=opponents, seed=seed, history=True, fast_moves=f, **kw)
             for f in (True, False)]
     assert envs[0]._cfg[VK.C_FUSED] == 1 and envs[1]._cfg[VK.C_FUSED] == 0
     return envs
@@ -33,6 +33,8 @@ def _same_env(fused, general):
     ("block", {}, {"seat": "rotate"}),
     ("block", {"target": 15}, {"seat": 1, "match": True, "illegal": "penalty", "penalty": 2.5}),
     ("express", {"first_lead": "highest_double"}, {"seat": 0, "reward": "sign"}),
+    ("block", {}, {"seat": "rotate", "opponents": "hard"}),
+    ("block", {"target": 15}, {"seat": 0, "match": True, "opponents": "hard:void=0"}),
 ])
 def test_fused_step_is_the_general_step(preset, fields, kw):
     """Random seeds and actions (in penalty mode a tenth of them illegal):
@@ -66,9 +68,10 @@ def test_fused_step_is_the_general_step(preset, fields, kw):
 
 
 def test_fused_path_only_where_it_applies():
-    """Other opponents, self-play, more seats or drawing keep the general path."""
+    """medium, self-play, more seats or drawing keep the general path."""
     assert VectorEnv("block", 2, players=2, opponents="easy")._cfg[VK.C_FUSED] == 1
-    assert VectorEnv("block", 2, players=2, opponents="hard")._cfg[VK.C_FUSED] == 0
+    assert VectorEnv("block", 2, players=2, opponents="hard")._cfg[VK.C_FUSED] == 1
+    assert VectorEnv("block", 2, players=2, opponents="medium")._cfg[VK.C_FUSED] == 0
     assert VectorEnv("block", 2, players=2, opponents=None)._cfg[VK.C_FUSED] == 0
     assert VectorEnv("block", 2, players=3, opponents="easy")._cfg[VK.C_FUSED] == 0
     assert VectorEnv("draw", 2, players=2, opponents="easy")._cfg[VK.C_FUSED] == 0

@@ -86,7 +86,7 @@ C_ILLEGAL = 4     # 0: an illegal action rejects the step; 1: penalty mode
 C_SIGN = 5        # -1 where low is good (Kozel), else 1
 C_SCALE = 6       # 0: reward in points; 1: the sign of the margin (-1, 0, 1)
 C_BLOCK2 = 7      # 1: the rules are in engine.fast's block2 shape (apply_block2 plays moves)
-C_FUSED = 8       # 1: block2 shape, easy opponents, a learner seat: the fused Block step
+C_FUSED = 8       # 1: block2 shape, easy or hard opponents, a learner seat: the fused Block step
 C_SIZE = 9
 OPP_EASY, OPP_MEDIUM, OPP_HARD = 0, 1, 2
 
@@ -229,8 +229,8 @@ def _hist_move(hist, g, code):
     h[H_NMOVES + i] = n + 1
 
 
-# ---- the fused Block step (C_FUSED): block2-shaped rules, easy opponents,
-# a learner seat. The hand's fields live in locals from the learner's move
+# ---- the fused Block step (C_FUSED): block2-shaped rules, easy or hard
+# opponents, a learner seat. The hand's fields live in locals from the learner's move
 # until the learner decides again or the hand ends; the observation and mask
 # are written straight from the state row. Same games, states and outputs as
 # the general path (legal_moves, _opponent, apply_block2, observe_into,
@@ -276,13 +276,57 @@ def _b2_count(tiles, npl, e0, e1):
     return n
 
 
+@njit(cache=True, inline="always")
+def _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1):
+    """Write the hand's fields kept in locals back into state row g."""
+    st[g, L.S_HAND] = h0
+    st[g, L.S_HAND + 1] = h1
+    st[g, L.S_CUR] = cur
+    st[g, L.S_NPLAYED] = npl
+    st[g, L.S_END_PIP] = e0
+    st[g, L.S_END_PIP + 1] = e1
+    st[g, L.S_END_KIND] = k0
+    st[g, L.S_END_KIND + 1] = k1
+    st[g, L.S_PLAYED] = played
+    st[g, L.S_LEAD_TILE] = lead
+    st[g, L.S_MUST] = must
+    st[g, L.S_LAST] = last
+    st[g, L.S_VOID] = v0
+    st[g, L.S_VOID + 1] = v1
+
+
+@njit(cache=True, inline="always")
+def fused_scratch(G, x):
+    """The arrays ``hard`` needs on the fused path, as one plain tuple:
+    the move buffer, an observation array, a state, the weights and
+    ``hard``'s scratch."""
+    return (x.buf, x.a, x.tmp, G.hw, x.feats, x.vals, x.wi, x.wf)
+
+
 @njit(cache=True)
-def _b2_run(st, rs, hist, rv, g, seat, v):
-    """Game g (block2 shape, ``easy`` opponents, the learner in ``seat``):
-    the seat to move plays ``v`` (a legal code; -1: nothing yet), then the
-    opponent picks and plays until the learner can decide or the hand ends
-    (then :func:`~dominoai.engine.kernels.finish_hand` scores it and
-    ``st[g, S_CUR]`` is -1). The state row is read once and written once."""
+def _b2_hard(st, rv, g, F):
+    """``hard``'s move for the seat to move in state row g, as
+    :func:`_opponent` plays it (the seat's observation only); ``F`` is
+    :func:`fused_scratch`'s tuple."""
+    buf, a, tmp, hw, feats, vals, wi, wf = F
+    s = st[g]
+    n = K.legal_moves(s, rv, buf)
+    observe_into(s, rv, s[L.S_CUR], a)
+    for q in range(L.S_SIZE):
+        tmp[q] = 0
+    state_from_observation(a, 2, tmp)
+    return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
+
+
+@njit(cache=True)
+def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
+    """Game g (block2 shape, ``easy`` opponents or ``hard`` ones when
+    ``hard``, the learner in ``seat``): the seat to move plays ``v`` (a
+    legal code; -1: nothing yet), then the opponent picks and plays until
+    the learner can decide or the hand ends (then
+    :func:`~dominoai.engine.kernels.finish_hand` scores it and ``st[g,
+    S_CUR]`` is -1). With ``easy`` the state row is read once and written
+    once; ``hard`` reads it before each of its choices."""
     cur = st[g, L.S_CUR]
     if v < 0 and cur == seat:
         return
@@ -307,8 +351,12 @@ def _b2_run(st, rs, hist, rv, g, seat, v):
         n = _b2_count(tiles, npl, e0, e1)
         i = 0
         if n > 1:
-            r, i = _below(r, n)
-        v = _b2_nth(tiles, npl, e0, e1, i)
+            if hard:
+                v = _b2_hard(st, rv, g, F)
+            else:
+                r, i = _below(r, n)
+        if not (hard and n > 1):
+            v = _b2_nth(tiles, npl, e0, e1, i)
         _hist_move(hist, g, v)
     while True:
         t = v >> 2
@@ -359,25 +407,16 @@ def _b2_run(st, rs, hist, rv, g, seat, v):
             break
         # easy: a uniformly random legal move, no draw when there is one
         n = _b2_count(hc, npl, e0, e1)
-        i = 0
-        if n > 1:
+        if n == 1:
+            v = _b2_nth(hc, npl, e0, e1, 0)
+        elif hard:
+            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+            v = _b2_hard(st, rv, g, F)
+        else:
             r, i = _below(r, n)
-        v = _b2_nth(hc, npl, e0, e1, i)
+            v = _b2_nth(hc, npl, e0, e1, i)
         _hist_move(hist, g, v)
-    st[g, L.S_HAND] = h0
-    st[g, L.S_HAND + 1] = h1
-    st[g, L.S_CUR] = cur
-    st[g, L.S_NPLAYED] = npl
-    st[g, L.S_END_PIP] = e0
-    st[g, L.S_END_PIP + 1] = e1
-    st[g, L.S_END_KIND] = k0
-    st[g, L.S_END_KIND + 1] = k1
-    st[g, L.S_PLAYED] = played
-    st[g, L.S_LEAD_TILE] = lead
-    st[g, L.S_MUST] = must
-    st[g, L.S_LAST] = last
-    st[g, L.S_VOID] = v0
-    st[g, L.S_VOID + 1] = v1
+    _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
     rs[g] = r
     if status:
         K.finish_hand(st[g], rv, status)
@@ -617,7 +656,8 @@ def _run(G, x, g):
         if selfplay or cur == G.meta[g, M_SEAT]:
             return 0
         if G.cfg[C_FUSED]:
-            _b2_run(G.st, G.rs, G.hist, G.rv, g, G.meta[g, M_SEAT], -1)
+            _b2_run(G.st, G.rs, G.hist, G.rv, g, G.meta[g, M_SEAT], -1, G.cfg[C_OPP] == OPP_HARD,
+                    fused_scratch(G, x))
             continue
         n = K.legal_moves(s, G.rv, x.buf)
         code = _opponent(G, x, g, n)
@@ -693,7 +733,7 @@ def _b2_deal(st, rs, meta, hist, rv, cfg, perm, g):
 
 
 @njit(cache=True)
-def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g):
+def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F):
     """Game g's hand just ended (one-hand games, the fused path): as
     :func:`_settle` does it, on the arrays themselves. The learner side's
     margin is the reward and the result (a game with no learner decision is
@@ -726,7 +766,7 @@ def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, ma
             observe_into(s, rv, seat, a)
             encode_into(a, final[g])
         _b2_deal(st, rs, meta, hist, rv, cfg, perm, g)
-        _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1)
+        _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1, cfg[C_OPP] == OPP_HARD, F)
         if st[g, L.S_CUR] >= 0:
             return
 
@@ -782,6 +822,8 @@ def step_all(G, out, x, actions, active, penalty):
     st, rs, hist, rv, cfg = G.st, G.rs, G.hist, G.rv, G.cfg
     reward, done, res, final = out.reward, out.done, out.res, out.final
     perm, marg, a = x.perm, x.marg, x.a
+    hard = G.cfg[C_OPP] == OPP_HARD
+    F = fused_scratch(G, x)
     for g in range(G.st.shape[0]):
         for p in range(out.reward.shape[1]):
             out.reward[g, p] = 0.0
@@ -798,10 +840,10 @@ def step_all(G, out, x, actions, active, penalty):
         _hist_move(G.hist, g, v)
         meta[g, M_DECIDED] += 1
         if fused:
-            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v)
+            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v, hard, F)
             if st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
                 if hand_end:
-                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g)
+                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F)
                 else:
                     _settle(G, out, x, g)
             _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
