@@ -824,6 +824,31 @@ def step_all(G, out, x, actions, active, penalty):
     perm, marg, a = x.perm, x.marg, x.a
     hard = G.cfg[C_OPP] == OPP_HARD
     F = fused_scratch(G, x)
+    if fused:  # in three passes over the games: the moves, the hand ends, the outputs
+        for g in range(st.shape[0]):
+            reward[g, 0] = 0.0
+            done[g] = False
+            meta[g, M_SKIPPED] = 0
+            if not active[g]:
+                continue
+            v = actions[g]
+            if v < 0 or v >= N_ACTIONS or not out.mask[g, v]:
+                n = K.legal_moves(st[g], rv, x.buf)
+                v = x.buf[K.rng_below(rs[g:g + 1], n)]
+                reward[g, 0] -= penalty
+            _hist_move(hist, g, v)
+            meta[g, M_DECIDED] += 1
+            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v, hard, F)
+        for g in range(st.shape[0]):
+            if active[g] and st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
+                if hand_end:
+                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F)
+                else:
+                    _settle(G, out, x, g)
+        for g in range(st.shape[0]):
+            if active[g]:
+                _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
+        return
     for g in range(G.st.shape[0]):
         for p in range(out.reward.shape[1]):
             out.reward[g, p] = 0.0
@@ -839,15 +864,6 @@ def step_all(G, out, x, actions, active, penalty):
             out.reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
         _hist_move(G.hist, g, v)
         meta[g, M_DECIDED] += 1
-        if fused:
-            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v, hard, F)
-            if st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
-                if hand_end:
-                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F)
-                else:
-                    _settle(G, out, x, g)
-            _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
-            continue
         _apply(G, x, G.st[g], v)
         _settle(G, out, x, g)
         _write(G, out, x, g)
