@@ -522,33 +522,46 @@ def new_scratch(n_reward):
                    np.zeros(28, np.int64), np.zeros(n_reward, np.float64), np.zeros((1, 4), np.int64))
 
 
-@njit(cache=True, inline="always")
-def _new_hand(G, x, g):
-    """Deal the next hand of game g's match from its RNG and start it."""
-    r = G.rs[g:g + 1]
-    rv = G.rv
+@njit(cache=True)
+def _deal_hand(st, rs, hist, rv, perm, g):
+    """Deal the next hand of game g's match from its RNG and start it
+    (``perm``: ``int64`` scratch of 28)."""
+    r = rs[g:g + 1]
     n = rv[L.R_PLAYERS]
     # only the dealt tiles need a random order where nobody draws
-    K.deal_perm(r, x.perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
+    K.deal_perm(r, perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
     leader = K.rng_below(r, n)
-    got = K.start_hand(G.st[g], G.rv, x.perm, leader)
-    _hist_hand(G.hist, g, x.perm, got)
+    got = K.start_hand(st[g], rv, perm, leader)
+    _hist_hand(hist, g, perm, got)
+
+
+@njit(cache=True)
+def _fresh_game(st, rs, meta, hist, rv, cfg, perm, g):
+    """A fresh match in game g: the learner's seat, then the first hand."""
+    K.new_match(st[g], rv)
+    st[g, L.S_LOG] = 0
+    seat = cfg[C_SEAT]
+    if seat == -1:
+        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
+    meta[g, M_SEAT] = seat
+    meta[g, M_DECIDED] = 0
+    if hist.shape[2] > 0:
+        hist[g, 0, H_NHANDS] = 0
+        hist[g, 0, H_OVER] = 0
+    _deal_hand(st, rs, hist, rv, perm, g)
+
+
+# The general path calls these on the arrays themselves: inlined helpers
+# that reached the arrays through the named tuples timed several times the
+# engine kernels they call (docs/reports/2026-12-02-learning.md).
+@njit(cache=True, inline="always")
+def _new_hand(G, x, g):
+    _deal_hand(G.st, G.rs, G.hist, G.rv, x.perm, g)
 
 
 @njit(cache=True, inline="always")
 def _new_game(G, x, g):
-    """A fresh match in game g: the learner's seat, then the first hand."""
-    K.new_match(G.st[g], G.rv)
-    G.st[g, L.S_LOG] = 0
-    seat = G.cfg[C_SEAT]
-    if seat == -1:
-        seat = (G.meta[g, M_INDEX] + G.meta[g, M_GAMES]) % G.cfg[C_PLAYERS]
-    G.meta[g, M_SEAT] = seat
-    G.meta[g, M_DECIDED] = 0
-    if G.hist.shape[2] > 0:
-        G.hist[g, 0, H_NHANDS] = 0
-        G.hist[g, 0, H_OVER] = 0
-    _new_hand(G, x, g)
+    _fresh_game(G.st, G.rs, G.meta, G.hist, G.rv, G.cfg, x.perm, g)
 
 
 @njit(cache=True, inline="always")
@@ -589,28 +602,29 @@ def _hand_over(G, x, g):
         x.acc[0] += _scale(x.marg[K.side_of(G.rv, G.meta[g, M_SEAT])], cfg[C_SCALE])
 
 
-@njit(cache=True, inline="always")
-def _finish(G, out, x, g):
-    """Write game g's result into ``out.res[g]`` and keep its history."""
-    s = G.st[g]
-    rv, cfg = G.rv, G.cfg
-    seat = G.meta[g, M_SEAT]
+@njit(cache=True)
+def _result(st, meta, hist, rv, cfg, res, final, marg, a, g):
+    """Write game g's result into ``res[g]`` and its learner seat's last
+    observation into ``final[g]`` (seat 0 in self-play), and keep its
+    history."""
+    s = st[g]
+    seat = meta[g, M_SEAT]
     side = K.side_of(rv, seat) if seat >= 0 else 0
     match = cfg[C_MATCH] == 1
     off = L.S_SCORE if match else L.S_POINTS
-    margins_into(s, rv, cfg[C_SIGN], off, x.marg)
+    margins_into(s, rv, cfg[C_SIGN], off, marg)
     ns = K.n_sides(rv)
-    res = out.res
-    res[g, RES_MARGIN] = _scale(x.marg[side], cfg[C_SCALE])
+    res[g, RES_MARGIN] = _scale(marg[side], cfg[C_SCALE])
     for k in range(4):
         res[g, RES_POINTS + k] = s[off + k] if k < ns else 0
     res[g, RES_WINNER] = s[L.S_MATCH_WINNER] if match else s[L.S_WINNER]
     res[g, RES_SEAT] = seat
     res[g, RES_HANDS] = s[L.S_HAND_NO]
     res[g, RES_STATUS] = s[L.S_STATUS]
-    hist = G.hist
     for j in range(hist.shape[2]):
         hist[g, 1, j] = hist[g, 0, j]
+    observe_into(s, rv, seat if seat >= 0 else 0, a)
+    encode_into(a, final[g])
 
 
 @njit(cache=True, inline="always")
@@ -702,34 +716,9 @@ def _settle(G, out, x, g):
             if not ended:
                 return
             out.done[g] = True
-            _finish(G, out, x, g)
+            _result(G.st, meta, G.hist, G.rv, G.cfg, out.res, out.final, x.marg, x.a, g)
             meta[g, M_GAMES] += 1
-            seat = meta[g, M_SEAT]
-            observe_into(G.st[g], G.rv, seat if seat >= 0 else 0, x.a)
-            encode_into(x.a, out.final[g])
         _new_game(G, x, g)
-
-
-@njit(cache=True)
-def _b2_deal(st, rs, meta, hist, rv, cfg, perm, g):
-    """:func:`_new_game` on the arrays themselves (the fused path): a fresh
-    one-hand game in row g, dealt from its RNG, the learner's seat set."""
-    s = st[g]
-    K.new_match(s, rv)
-    s[L.S_LOG] = 0
-    seat = cfg[C_SEAT]
-    if seat == -1:
-        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
-    meta[g, M_SEAT] = seat
-    meta[g, M_DECIDED] = 0
-    if hist.shape[2] > 0:
-        hist[g, 0, H_NHANDS] = 0
-        hist[g, 0, H_OVER] = 0
-    r = rs[g:g + 1]
-    K.deal_perm(r, perm, 2 * rv[L.R_HAND_SIZE])
-    leader = K.rng_below(r, 2)
-    got = K.start_hand(s, rv, perm, leader)
-    _hist_hand(hist, g, perm, got)
 
 
 @njit(cache=True)
@@ -765,7 +754,7 @@ def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, ma
                 hist[g, 1, j] = hist[g, 0, j]
             observe_into(s, rv, seat, a)
             encode_into(a, final[g])
-        _b2_deal(st, rs, meta, hist, rv, cfg, perm, g)
+        _fresh_game(st, rs, meta, hist, rv, cfg, perm, g)
         _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1, cfg[C_OPP] == OPP_HARD, F)
         if st[g, L.S_CUR] >= 0:
             return
