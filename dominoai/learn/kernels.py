@@ -296,7 +296,7 @@ def _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last,
 
 
 @njit(cache=True, inline="always")
-def fused_scratch(G, x):
+def _fused_scratch(G, x):
     """The arrays ``hard`` needs on the fused path, as one plain tuple:
     the move buffer, an observation array, a state, the weights and
     ``hard``'s scratch."""
@@ -307,7 +307,7 @@ def fused_scratch(G, x):
 def _b2_hard(st, rv, g, F):
     """``hard``'s move for the seat to move in state row g, as
     :func:`_opponent` plays it (the seat's observation only); ``F`` is
-    :func:`fused_scratch`'s tuple."""
+    :func:`_fused_scratch`'s tuple."""
     buf, a, tmp, hw, feats, vals, wi, wf = F
     s = st[g]
     n = K.legal_moves(s, rv, buf)
@@ -405,7 +405,7 @@ def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
             break
         if cur == seat:
             break
-        # easy: a uniformly random legal move, no draw when there is one
+        # the opponent: the only move; hard's; or easy's uniform draw from the RNG
         n = _b2_count(hc, npl, e0, e1)
         if n == 1:
             v = _b2_nth(hc, npl, e0, e1, 0)
@@ -671,7 +671,7 @@ def _run(G, x, g):
             return 0
         if G.cfg[C_FUSED]:
             _b2_run(G.st, G.rs, G.hist, G.rv, g, G.meta[g, M_SEAT], -1, G.cfg[C_OPP] == OPP_HARD,
-                    fused_scratch(G, x))
+                    _fused_scratch(G, x))
             continue
         n = K.legal_moves(s, G.rv, x.buf)
         code = _opponent(G, x, g, n)
@@ -812,7 +812,7 @@ def step_all(G, out, x, actions, active, penalty):
     reward, done, res, final = out.reward, out.done, out.res, out.final
     perm, marg, a = x.perm, x.marg, x.a
     hard = G.cfg[C_OPP] == OPP_HARD
-    F = fused_scratch(G, x)
+    F = _fused_scratch(G, x)
     if fused:  # in three passes over the games: the moves, the hand ends, the outputs
         for g in range(st.shape[0]):
             reward[g, 0] = 0.0
