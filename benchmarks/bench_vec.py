@@ -47,9 +47,10 @@ from pathlib import Path
 import numpy as np
 
 
-def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float) -> dict:
+def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float,
+                     fast_moves: bool = True) -> dict:
     from dominoai.learn import VectorEnv
-    env = VectorEnv(preset, num_envs, opponents=opponents, seat=0)
+    env = VectorEnv(preset, num_envs, opponents=opponents, seat=0, fast_moves=fast_moves)
     obs, mask = env.reset(1)
     rng = np.random.default_rng(0)
     for _ in range(3):  # compiled and warm
@@ -97,6 +98,10 @@ def bench_pettingzoo(seconds: float) -> dict | None:
         return None
     e = pz_env("block", players=2)
     rng = np.random.default_rng(0)
+    e.reset(seed=10**6)  # compiled and warm before the clock starts
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, _ = e.last()
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     n = 0
     seed = 0
     t0, c0 = time.perf_counter(), time.process_time()
@@ -145,10 +150,14 @@ def bench_prototype(path: Path, num_envs: int, seconds: float) -> dict:
 def profile_block(num_envs: int, reps: int = 200) -> dict:
     """Where a step of Block 2p against ``easy`` goes, in ns per game and
     step, each part timed alone over ``reps`` passes of the batch: numpy's
-    random masked pick, the observation (``observe_into`` + ``encode_into``),
-    the mask (``legal_moves`` written into 113 booleans), one engine move
-    (``legal_moves`` + a random pick + ``apply_move``, redealing finished
-    hands), and the whole ``step_all`` kernel."""
+    random masked pick over the 113 action ids, the same pick over the same
+    legal moves laid out as the yardstick's 56 ids (``2 * tile + end``), the
+    fused path's observation and mask (``_b2_write``), the general path's
+    observation (``observe_into`` + ``encode_into``) and mask
+    (``legal_moves`` into 113 booleans), one engine move (``legal_moves`` +
+    a random pick + ``apply_move``, redealing finished hands), the whole
+    ``step_all`` kernel with a numba pick (a few ns) instead of numpy's, and
+    numpy's pick with ``step_all``."""
     from numba import njit
 
     from dominoai.engine import kernels as K
@@ -174,6 +183,12 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
                 mask_into(st[g], rv, buf, mask[g])
 
     @njit(cache=True)
+    def _fused_write(st, rv, obs, mask, seats, reps):
+        for _ in range(reps):
+            for g in range(st.shape[0]):
+                VK._b2_write(st, rv, obs, mask, g, seats[g])
+
+    @njit(cache=True)
     def _move(st, rs, rv, reps):
         buf = np.zeros(L.MAX_MOVES, np.int64)
         ev = np.zeros((1, 4), np.int64)
@@ -189,6 +204,20 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
                 n = K.legal_moves(s, rv, buf)
                 K.apply_move(s, rv, ev, buf[K.rng_below(rs[g:g + 1], n)])
 
+    @njit(cache=True)
+    def _numba_pick(mask, out, rs):
+        for g in range(mask.shape[0]):
+            n = 0
+            for a in range(mask.shape[1]):
+                n += mask[g, a]
+            k = K.rng_below(rs, n)
+            for a in range(mask.shape[1]):
+                if mask[g, a]:
+                    if k == 0:
+                        out[g] = a
+                        break
+                    k -= 1
+
     env = VectorEnv("block", num_envs, opponents="easy")
     obs, mask = env.reset(1)
     rng = np.random.default_rng(0)
@@ -196,18 +225,35 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
 
     def timed(name, f):
         f(1)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         f(reps)
-        out[name] = (time.perf_counter() - t0) / reps / num_envs * 1e9
+        out[name] = (time.process_time() - t0) / reps / num_envs * 1e9
 
     def pick(r):
         for _ in range(r):
             (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
-    timed("numpy pick", pick)
-    timed("observation", lambda r: _obs(env._st, env._rv, env.obs.copy(), r))
-    timed("mask", lambda r: _mask(env._st, env._rv, env.mask.copy(), r))
+    m56 = np.ascontiguousarray(mask[:, :112].reshape(num_envs, 28, 4)[:, :, :2].reshape(num_envs, 56))
+
+    def pick56(r):
+        for _ in range(r):
+            (rng.random(m56.shape, dtype=np.float32) * m56).argmax(1)
+    timed("numpy pick, 113 ids", pick)
+    timed("numpy pick, the same moves as 56 ids", pick56)
+    seats = env._meta[:, VK.M_SEAT].copy()
+    timed("observation + mask, fused", lambda r: _fused_write(env._st, env._rv, env.obs.copy(),
+                                                               env.mask.copy(), seats, r))
+    timed("observation, general", lambda r: _obs(env._st, env._rv, env.obs.copy(), r))
+    timed("mask, general", lambda r: _mask(env._st, env._rv, env.mask.copy(), r))
     st, rs = env._st.copy(), env._rs.copy()
     timed("one engine move", lambda r: _move(st, rs, env._rv, r))
+    act = np.zeros(num_envs, np.int64)
+    prs = np.ones(1, np.uint64)
+
+    def kernel(r):
+        for _ in range(r):
+            _numba_pick(env.mask, act, prs)
+            VK.step_all(env._games, env._out, env._scratch, act, env._all, 0.0)
+    timed("step_all with a numba pick", kernel)
 
     def step(r):
         for _ in range(r):
@@ -227,9 +273,12 @@ def main(argv=None) -> int:
     ap.add_argument("--core", type=int, default=None, help="the core to pin to (default: the least busy)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/vec.json"))
     ap.add_argument("--profile", action="store_true", help="also time the parts of a Block step")
+    ap.add_argument("--ab", type=int, default=0, metavar="N",
+                    help="also alternate N bursts of Block with easy on the fused path and on the "
+                         "general one (fast_moves=False), and report the range of their ratios")
     args = ap.parse_args(argv)
-    if args.num_envs < 1 or args.seconds <= 0:
-        ap.error("--num-envs and --seconds must be positive")
+    if args.num_envs < 1 or args.seconds <= 0 or args.ab < 0:
+        ap.error("--num-envs and --seconds must be positive, --ab at least 0")
     if args.prototype is not None and not args.prototype.is_file():
         ap.error(f"--prototype {args.prototype}: no such file")
     core = pin_one_core(args.core)
@@ -261,6 +310,18 @@ def main(argv=None) -> int:
         prof = out["profile_block_easy_ns"] = profile_block(args.num_envs)
         print("Block 2p vs easy, ns per game and step, each part alone:")
         print_table(["part", "ns"], [[k, f"{v:,.0f}"] for k, v in prof.items()])
+    if args.ab:
+        pairs = []
+        for _ in range(args.ab):
+            f = bench_vector_env("block", "easy", args.num_envs, args.seconds)["cpu"]
+            g = bench_vector_env("block", "easy", args.num_envs, args.seconds, fast_moves=False)["cpu"]
+            pairs.append((f, g))
+        out["ab_block_easy_fused_general"] = pairs
+        r = [f / g for f, g in pairs]
+        print(f"Block 2p vs easy, fused / general path, steps per CPU s, {args.ab} alternating pairs: "
+              f"{min(r):.2f}x to {max(r):.2f}x (fused {min(f for f, _ in pairs):,.0f} to "
+              f"{max(f for f, _ in pairs):,.0f}; general {min(g for _, g in pairs):,.0f} to "
+              f"{max(g for _, g in pairs):,.0f})")
     write_json(args.out, out)
     return 0
 

@@ -62,8 +62,10 @@ class VectorEnv:
     :meth:`record`. ``fast_moves`` (default True) plays the moves of rules
     in the block2 shape (two seats, no drawing, spinner, end scoring or
     replacement: Block and Express for two) with a fused copy of the
-    engine's move kernel, which gives the same states; False uses the
-    engine's kernel everywhere.
+    engine's move kernel, and with ``easy`` or ``hard`` opponents and a
+    learner seat fuses the whole step (the moves, the opponent's choices,
+    the next deal, the observation and mask); both give the same games,
+    outputs and records. False uses the engine's kernels everywhere.
 
     A fresh game in which the learner never decides (it cannot play at any
     of its turns before the hand ends: rare) is not an episode; it is played
@@ -130,6 +132,7 @@ class VectorEnv:
         cfg[VK.C_SIGN] = -1 if rules.low_is_good else 1
         cfg[VK.C_SCALE] = int(reward == "sign")
         cfg[VK.C_BLOCK2] = int(bool(fast_moves) and bool(in_block2_shape(rules.vector())))
+        cfg[VK.C_FUSED] = int(cfg[VK.C_BLOCK2] == 1 and opp in (VK.OPP_EASY, VK.OPP_HARD) and not self.selfplay)
         self._cfg = cfg
         self._hw = np.ascontiguousarray(hw, np.float64)
         self._rv = rules.vector()

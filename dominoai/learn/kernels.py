@@ -34,7 +34,8 @@ from ..bots.hard import hard_eval_into, hard_scratch
 from ..bots.pimc.rollouts import medium_move
 from ..engine import kernels as K
 from ..engine import layout as L
-from ..engine.encode import N_ACTIONS, OBS_SIZE, encode_into
+from ..engine import observe as O
+from ..engine.encode import F_HAND, F_LINE, F_RAW, F_UNSEEN, F_VOID, N_ACTIONS, OBS_SIZE, RAW_FIELDS, encode_into
 from ..engine.observe import O_SIZE, observe_into, state_from_observation
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
 
@@ -85,7 +86,8 @@ C_ILLEGAL = 4     # 0: an illegal action rejects the step; 1: penalty mode
 C_SIGN = 5        # -1 where low is good (Kozel), else 1
 C_SCALE = 6       # 0: reward in points; 1: the sign of the margin (-1, 0, 1)
 C_BLOCK2 = 7      # 1: the rules are in engine.fast's block2 shape (apply_block2 plays moves)
-C_SIZE = 8
+C_FUSED = 8       # 1: block2 shape, easy or hard opponents, a learner seat: the fused Block step
+C_SIZE = 9
 OPP_EASY, OPP_MEDIUM, OPP_HARD = 0, 1, 2
 
 # ---- meta offsets
@@ -125,6 +127,7 @@ _PIPMASK = PIP_MASK.copy()
 _ONE = np.int64(1)
 _DOMINO = np.int64(L.ST_DOMINO)
 _BLOCKED = np.int64(L.ST_BLOCKED)
+_FULL28 = np.int64((1 << 28) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -226,6 +229,290 @@ def _hist_move(hist, g, code):
     h[H_NMOVES + i] = n + 1
 
 
+# ---- the fused Block step (C_FUSED): block2-shaped rules, easy or hard
+# opponents, a learner seat. The hand's fields live in locals from the learner's move
+# until the learner decides again or the hand ends; the observation and mask
+# are written straight from the state row. Same games, states and outputs as
+# the general path (legal_moves, _opponent, apply_block2, observe_into,
+# encode_into), choice for choice and draw for draw.
+_C1 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+_U30, _U27, _U31, _U33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
+
+
+@njit(cache=True, inline="always")
+def _below(r, n):
+    """:func:`~dominoai.engine.kernels.rng_below` on a SplitMix64 state held
+    in a local: returns the next state and a uniform integer in ``[0, n)``."""
+    x = r + _GOLDEN
+    z = (x ^ (x >> _U30)) * _C1
+    z = (z ^ (z >> _U27)) * _C2
+    z = z ^ (z >> _U31)
+    return x, (np.int64(z >> _U33) * n) >> 31
+
+
+@njit(cache=True, inline="always")
+def _b2_nth(tiles, npl, e0, e1, i):
+    """The i-th move code of ``legal_moves``'s list for the seat holding the
+    playable ``tiles`` (the lead when ``npl`` is 0, else the ends ``e0``,
+    ``e1``)."""
+    if npl == 0:
+        return K.nth_tile(tiles, i) * 4
+    m0 = tiles & _PIPMASK[e0]
+    c0 = K.popcount(m0)
+    if i < c0:
+        return K.nth_tile(m0, i) * 4
+    return K.nth_tile(tiles & _PIPMASK[e1], i - c0) * 4 + 1
+
+
+@njit(cache=True, inline="always")
+def _b2_count(tiles, npl, e0, e1):
+    """How many moves ``legal_moves`` lists for the playable ``tiles``."""
+    if npl == 0:
+        return K.popcount(tiles)
+    n = K.popcount(tiles & _PIPMASK[e0])
+    if e1 != e0:
+        n += K.popcount(tiles & _PIPMASK[e1])
+    return n
+
+
+@njit(cache=True, inline="always")
+def _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1):
+    """Write the hand's fields kept in locals back into state row g."""
+    st[g, L.S_HAND] = h0
+    st[g, L.S_HAND + 1] = h1
+    st[g, L.S_CUR] = cur
+    st[g, L.S_NPLAYED] = npl
+    st[g, L.S_END_PIP] = e0
+    st[g, L.S_END_PIP + 1] = e1
+    st[g, L.S_END_KIND] = k0
+    st[g, L.S_END_KIND + 1] = k1
+    st[g, L.S_PLAYED] = played
+    st[g, L.S_LEAD_TILE] = lead
+    st[g, L.S_MUST] = must
+    st[g, L.S_LAST] = last
+    st[g, L.S_VOID] = v0
+    st[g, L.S_VOID + 1] = v1
+
+
+@njit(cache=True, inline="always")
+def _fused_scratch(G, x):
+    """The arrays ``hard`` needs on the fused path, as one plain tuple:
+    the move buffer, an observation array, a state, the weights and
+    ``hard``'s scratch."""
+    return (x.buf, x.a, x.tmp, G.hw, x.feats, x.vals, x.wi, x.wf)
+
+
+@njit(cache=True)
+def _b2_hard(st, rv, g, F):
+    """``hard``'s move for the seat to move in state row g, as
+    :func:`_opponent` plays it (the seat's observation only); ``F`` is
+    :func:`_fused_scratch`'s tuple."""
+    buf, a, tmp, hw, feats, vals, wi, wf = F
+    s = st[g]
+    n = K.legal_moves(s, rv, buf)
+    observe_into(s, rv, s[L.S_CUR], a)
+    for q in range(L.S_SIZE):
+        tmp[q] = 0
+    state_from_observation(a, 2, tmp)
+    return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
+
+
+@njit(cache=True)
+def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
+    """Game g (block2 shape, ``easy`` opponents or ``hard`` ones when
+    ``hard``, the learner in ``seat``): the seat to move plays ``v`` (a
+    legal code; -1: nothing yet), then the opponent picks and plays until
+    the learner can decide or the hand ends (then
+    :func:`~dominoai.engine.kernels.finish_hand` scores it and ``st[g,
+    S_CUR]`` is -1). With ``easy`` the state row is read once and written
+    once; ``hard`` reads it before each of its choices."""
+    cur = st[g, L.S_CUR]
+    if v < 0 and cur == seat:
+        return
+    h0 = st[g, L.S_HAND]
+    h1 = st[g, L.S_HAND + 1]
+    npl = st[g, L.S_NPLAYED]
+    e0 = st[g, L.S_END_PIP]
+    e1 = st[g, L.S_END_PIP + 1]
+    k0 = st[g, L.S_END_KIND]
+    k1 = st[g, L.S_END_KIND + 1]
+    played = st[g, L.S_PLAYED]
+    lead = st[g, L.S_LEAD_TILE]
+    must = st[g, L.S_MUST]
+    last = st[g, L.S_LAST]
+    v0 = st[g, L.S_VOID]
+    v1 = st[g, L.S_VOID + 1]
+    r = rs[g]
+    status = 0
+    if v < 0:  # the opponent decides first (a fresh deal)
+        hand = h0 if cur == 0 else h1
+        tiles = hand & (_ONE << must) if must >= 0 else hand
+        n = _b2_count(tiles, npl, e0, e1)
+        i = 0
+        if n > 1:
+            if hard:
+                v = _b2_hard(st, rv, g, F)
+            else:
+                r, i = _below(r, n)
+        if not (hard and n > 1):
+            v = _b2_nth(tiles, npl, e0, e1, i)
+        _hist_move(hist, g, v)
+    while True:
+        t = v >> 2
+        bit = _ONE << t
+        if cur == 0:
+            h0 &= ~bit
+            hc, ho = h0, h1
+        else:
+            h1 &= ~bit
+            hc, ho = h1, h0
+        hi = _HIGH[t]
+        lo = _LOW[t]
+        kind = _DBL[t]
+        if npl == 0:
+            if v & 3 == 1:
+                hi, lo = lo, hi
+            e0 = hi
+            e1 = lo
+            k0 = kind
+            k1 = kind
+            lead = t
+        elif v & 3 == 0:
+            e0 = hi + lo - e0
+            k0 = kind
+        else:
+            e1 = hi + lo - e1
+            k1 = kind
+        npl += 1
+        played |= bit
+        must = -1
+        last = cur
+        if hc == 0:
+            status = _DOMINO
+            break
+        om = _PIPMASK[e0] | _PIPMASK[e1]
+        if ho & om:
+            cur = 1 - cur
+            ho, hc = hc, ho
+        elif hc & om:
+            if cur == 0:
+                v1 |= (_ONE << e0) | (_ONE << e1)
+            else:
+                v0 |= (_ONE << e0) | (_ONE << e1)
+        else:
+            status = _BLOCKED
+            break
+        if cur == seat:
+            break
+        # the opponent: the only move; hard's; or easy's uniform draw from the RNG
+        n = _b2_count(hc, npl, e0, e1)
+        if n == 1:
+            v = _b2_nth(hc, npl, e0, e1, 0)
+        elif hard:
+            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+            v = _b2_hard(st, rv, g, F)
+        else:
+            r, i = _below(r, n)
+            v = _b2_nth(hc, npl, e0, e1, i)
+        _hist_move(hist, g, v)
+    _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+    rs[g] = r
+    if status:
+        K.finish_hand(st[g], rv, status)
+
+
+def _raw_at(off):
+    """Where the observation array's offset ``off`` sits in the vector."""
+    return F_RAW + int(np.flatnonzero(RAW_FIELDS == off)[0])
+
+
+_F_END_PIP, _F_END_KIND, _F_CAND = _raw_at(O.O_END_PIP), _raw_at(O.O_END_KIND), _raw_at(O.O_CAND)
+_F_SPIN, _F_SPIN_TILE, _F_LEAD_TILE = _raw_at(O.O_SPIN), _raw_at(O.O_SPIN_TILE), _raw_at(O.O_LEAD_TILE)
+_F_NPLAYED, _F_MUST, _F_CUR = _raw_at(O.O_NPLAYED), _raw_at(O.O_MUST), _raw_at(O.O_CUR)
+_F_LEADER, _F_SIZES, _F_BONE = _raw_at(O.O_LEADER), _raw_at(O.O_SIZES), _raw_at(O.O_BONE)
+_F_SCORE, _F_POINTS, _F_REPL = _raw_at(O.O_SCORE), _raw_at(O.O_POINTS), _raw_at(O.O_REPL)
+_F_HAND_NO, _F_CARRY, _F_STATUS = _raw_at(O.O_HAND_NO), _raw_at(O.O_CARRY), _raw_at(O.O_STATUS)
+# the fields in between are each one wide and in array order, as _b2_write assumes
+assert _raw_at(O.O_SEAT) == F_RAW and _F_SCORE + 4 == _F_POINTS and _F_POINTS + 4 == _F_REPL
+assert _F_STATUS == _F_REPL + 6 and _F_SIZES + 4 == _F_BONE and _F_BONE + 1 == _F_SCORE
+
+
+@njit(cache=True, inline="always")
+def _b2_write(st, rv, obs, mask, g, seat):
+    """Game g's observation vector of ``seat`` and mask of the seat to move,
+    written from the state row as ``observe_into`` + ``encode_into`` and
+    ``legal_moves`` would, for two seats and no replacements."""
+    own = st[g, L.S_HAND + seat]
+    line = st[g, L.S_PLAYED]
+    unseen = _FULL28 & ~own & ~line
+    o = obs[g]
+    for t in range(28):
+        o[F_HAND + t] = (own >> t) & 1
+        o[F_LINE + t] = (line >> t) & 1
+        o[F_UNSEEN + t] = (unseen >> t) & 1
+    for i in range(2):
+        vd = st[g, L.S_VOID + i]
+        for p in range(7):
+            o[F_VOID + 7 * i + p] = (vd >> p) & 1
+    for j in range(F_VOID + 14, F_RAW):
+        o[j] = 0
+    cur = st[g, L.S_CUR]
+    o[F_RAW] = seat
+    for k in range(4):
+        o[_F_END_PIP + k] = st[g, L.S_END_PIP + k]
+        o[_F_END_KIND + k] = st[g, L.S_END_KIND + k]
+        o[_F_SCORE + k] = st[g, L.S_SCORE + k]
+        o[_F_POINTS + k] = st[g, L.S_POINTS + k]
+    o[_F_CAND] = st[g, L.S_CAND]
+    o[_F_CAND + 1] = st[g, L.S_CAND + 1]
+    o[_F_SPIN] = st[g, L.S_SPIN]
+    o[_F_SPIN_TILE] = st[g, L.S_SPIN_TILE]
+    o[_F_LEAD_TILE] = st[g, L.S_LEAD_TILE]
+    o[_F_NPLAYED] = st[g, L.S_NPLAYED]
+    o[_F_MUST] = st[g, L.S_MUST] if cur == seat else -1
+    o[_F_CUR] = cur
+    o[_F_LEADER] = st[g, L.S_LEADER]
+    o[_F_SIZES] = K.popcount(st[g, L.S_HAND])
+    o[_F_SIZES + 1] = K.popcount(st[g, L.S_HAND + 1])
+    o[_F_SIZES + 2] = 0
+    o[_F_SIZES + 3] = 0
+    o[_F_BONE] = st[g, L.S_BONE_END] - st[g, L.S_BONE_POS]
+    o[_F_REPL] = st[g, L.S_REPL]
+    o[_F_REPL + 1] = st[g, L.S_REPL + 1]
+    o[_F_REPL + 2] = 0
+    o[_F_REPL + 3] = 0
+    o[_F_HAND_NO] = st[g, L.S_HAND_NO]
+    o[_F_CARRY] = st[g, L.S_CARRY]
+    o[_F_STATUS] = st[g, L.S_STATUS]
+    for j in range(_F_STATUS + 1, OBS_SIZE):
+        o[j] = 0
+    m = mask[g]
+    for i in range(N_ACTIONS):
+        m[i] = False
+    if cur < 0:
+        return
+    tiles = st[g, L.S_HAND + cur]
+    if st[g, L.S_MUST] >= 0:
+        tiles &= _ONE << st[g, L.S_MUST]
+    if st[g, L.S_NPLAYED] == 0:
+        while tiles:
+            m[K.lowest_tile(tiles) * 4] = True
+            tiles &= tiles - 1
+        return
+    e0 = st[g, L.S_END_PIP]
+    e1 = st[g, L.S_END_PIP + 1]
+    t0 = tiles & _PIPMASK[e0]
+    while t0:
+        m[K.lowest_tile(t0) * 4] = True
+        t0 &= t0 - 1
+    if e1 != e0:
+        t1 = tiles & _PIPMASK[e1]
+        while t1:
+            m[K.lowest_tile(t1) * 4 + 1] = True
+            t1 &= t1 - 1
+
+
 @njit(cache=True)
 def new_scratch(n_reward):
     """A :class:`Scratch` for rewards of ``n_reward`` columns."""
@@ -235,33 +522,46 @@ def new_scratch(n_reward):
                    np.zeros(28, np.int64), np.zeros(n_reward, np.float64), np.zeros((1, 4), np.int64))
 
 
-@njit(cache=True, inline="always")
-def _new_hand(G, x, g):
-    """Deal the next hand of game g's match from its RNG and start it."""
-    r = G.rs[g:g + 1]
-    rv = G.rv
+@njit(cache=True)
+def _deal_hand(st, rs, hist, rv, perm, g):
+    """Deal the next hand of game g's match from its RNG and start it
+    (``perm``: ``int64`` scratch of 28)."""
+    r = rs[g:g + 1]
     n = rv[L.R_PLAYERS]
     # only the dealt tiles need a random order where nobody draws
-    K.deal_perm(r, x.perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
+    K.deal_perm(r, perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
     leader = K.rng_below(r, n)
-    got = K.start_hand(G.st[g], G.rv, x.perm, leader)
-    _hist_hand(G.hist, g, x.perm, got)
+    got = K.start_hand(st[g], rv, perm, leader)
+    _hist_hand(hist, g, perm, got)
+
+
+@njit(cache=True)
+def _fresh_game(st, rs, meta, hist, rv, cfg, perm, g):
+    """A fresh match in game g: the learner's seat, then the first hand."""
+    K.new_match(st[g], rv)
+    st[g, L.S_LOG] = 0
+    seat = cfg[C_SEAT]
+    if seat == -1:
+        seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % cfg[C_PLAYERS]
+    meta[g, M_SEAT] = seat
+    meta[g, M_DECIDED] = 0
+    if hist.shape[2] > 0:
+        hist[g, 0, H_NHANDS] = 0
+        hist[g, 0, H_OVER] = 0
+    _deal_hand(st, rs, hist, rv, perm, g)
+
+
+# The general path calls these on the arrays themselves: inlined helpers
+# that reached the arrays through the named tuples timed several times the
+# engine kernels they call (docs/reports/2026-12-02-learning.md).
+@njit(cache=True, inline="always")
+def _new_hand(G, x, g):
+    _deal_hand(G.st, G.rs, G.hist, G.rv, x.perm, g)
 
 
 @njit(cache=True, inline="always")
 def _new_game(G, x, g):
-    """A fresh match in game g: the learner's seat, then the first hand."""
-    K.new_match(G.st[g], G.rv)
-    G.st[g, L.S_LOG] = 0
-    seat = G.cfg[C_SEAT]
-    if seat == -1:
-        seat = (G.meta[g, M_INDEX] + G.meta[g, M_GAMES]) % G.cfg[C_PLAYERS]
-    G.meta[g, M_SEAT] = seat
-    G.meta[g, M_DECIDED] = 0
-    if G.hist.shape[2] > 0:
-        G.hist[g, 0, H_NHANDS] = 0
-        G.hist[g, 0, H_OVER] = 0
-    _new_hand(G, x, g)
+    _fresh_game(G.st, G.rs, G.meta, G.hist, G.rv, G.cfg, x.perm, g)
 
 
 @njit(cache=True, inline="always")
@@ -302,28 +602,29 @@ def _hand_over(G, x, g):
         x.acc[0] += _scale(x.marg[K.side_of(G.rv, G.meta[g, M_SEAT])], cfg[C_SCALE])
 
 
-@njit(cache=True, inline="always")
-def _finish(G, out, x, g):
-    """Write game g's result into ``out.res[g]`` and keep its history."""
-    s = G.st[g]
-    rv, cfg = G.rv, G.cfg
-    seat = G.meta[g, M_SEAT]
+@njit(cache=True)
+def _result(st, meta, hist, rv, cfg, res, final, marg, a, g):
+    """Write game g's result into ``res[g]`` and its learner seat's last
+    observation into ``final[g]`` (seat 0 in self-play), and keep its
+    history."""
+    s = st[g]
+    seat = meta[g, M_SEAT]
     side = K.side_of(rv, seat) if seat >= 0 else 0
     match = cfg[C_MATCH] == 1
     off = L.S_SCORE if match else L.S_POINTS
-    margins_into(s, rv, cfg[C_SIGN], off, x.marg)
+    margins_into(s, rv, cfg[C_SIGN], off, marg)
     ns = K.n_sides(rv)
-    res = out.res
-    res[g, RES_MARGIN] = _scale(x.marg[side], cfg[C_SCALE])
+    res[g, RES_MARGIN] = _scale(marg[side], cfg[C_SCALE])
     for k in range(4):
         res[g, RES_POINTS + k] = s[off + k] if k < ns else 0
     res[g, RES_WINNER] = s[L.S_MATCH_WINNER] if match else s[L.S_WINNER]
     res[g, RES_SEAT] = seat
     res[g, RES_HANDS] = s[L.S_HAND_NO]
     res[g, RES_STATUS] = s[L.S_STATUS]
-    hist = G.hist
     for j in range(hist.shape[2]):
         hist[g, 1, j] = hist[g, 0, j]
+    observe_into(s, rv, seat if seat >= 0 else 0, a)
+    encode_into(a, final[g])
 
 
 @njit(cache=True, inline="always")
@@ -368,6 +669,10 @@ def _run(G, x, g):
             continue
         if selfplay or cur == G.meta[g, M_SEAT]:
             return 0
+        if G.cfg[C_FUSED]:
+            _b2_run(G.st, G.rs, G.hist, G.rv, g, G.meta[g, M_SEAT], -1, G.cfg[C_OPP] == OPP_HARD,
+                    _fused_scratch(G, x))
+            continue
         n = K.legal_moves(s, G.rv, x.buf)
         code = _opponent(G, x, g, n)
         _hist_move(G.hist, g, code)
@@ -411,12 +716,48 @@ def _settle(G, out, x, g):
             if not ended:
                 return
             out.done[g] = True
-            _finish(G, out, x, g)
+            _result(G.st, meta, G.hist, G.rv, G.cfg, out.res, out.final, x.marg, x.a, g)
             meta[g, M_GAMES] += 1
-            seat = meta[g, M_SEAT]
-            observe_into(G.st[g], G.rv, seat if seat >= 0 else 0, x.a)
-            encode_into(x.a, out.final[g])
         _new_game(G, x, g)
+
+
+@njit(cache=True)
+def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F):
+    """Game g's hand just ended (one-hand games, the fused path): as
+    :func:`_settle` does it, on the arrays themselves. The learner side's
+    margin is the reward and the result (a game with no learner decision is
+    skipped and its reward dropped); then fresh games are dealt and played
+    to the learner's first decision."""
+    sign = cfg[C_SIGN]
+    mode = cfg[C_SCALE]
+    while True:
+        s = st[g]
+        seat = meta[g, M_SEAT]
+        margins_into(s, rv, sign, L.S_POINTS, marg)
+        m = _scale(marg[seat], mode)
+        meta[g, M_GAMES] += 1
+        if meta[g, M_DECIDED] == 0:
+            meta[g, M_SKIPPED] += 1
+        else:
+            reward[g, 0] += m
+            done[g] = True
+            res[g, RES_MARGIN] = m
+            res[g, RES_POINTS] = s[L.S_POINTS]
+            res[g, RES_POINTS + 1] = s[L.S_POINTS + 1]
+            res[g, RES_POINTS + 2] = 0
+            res[g, RES_POINTS + 3] = 0
+            res[g, RES_WINNER] = s[L.S_WINNER]
+            res[g, RES_SEAT] = seat
+            res[g, RES_HANDS] = s[L.S_HAND_NO]
+            res[g, RES_STATUS] = s[L.S_STATUS]
+            for j in range(hist.shape[2]):
+                hist[g, 1, j] = hist[g, 0, j]
+            observe_into(s, rv, seat, a)
+            encode_into(a, final[g])
+        _fresh_game(st, rs, meta, hist, rv, cfg, perm, g)
+        _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1, cfg[C_OPP] == OPP_HARD, F)
+        if st[g, L.S_CUR] >= 0:
+            return
 
 
 @njit(cache=True)
@@ -435,7 +776,10 @@ def reset_all(G, out, x, seed, first):
             out.reward[g, p] = 0.0
         _new_game(G, x, g)
         _settle(G, out, x, g)
-        _write(G, out, x, g)
+        if G.cfg[C_FUSED]:
+            _b2_write(G.st, G.rv, out.obs, out.mask, g, G.meta[g, M_SEAT])
+        else:
+            _write(G, out, x, g)
 
 
 @njit(cache=True)
@@ -461,7 +805,39 @@ def step_all(G, out, x, actions, active, penalty):
     again) and the outputs are written. Inactive games are left as they
     are, with reward 0 and done False."""
     selfplay = G.cfg[C_SEAT] == -2
+    fused = G.cfg[C_FUSED] == 1
+    hand_end = fused and G.cfg[C_MATCH] == 0  # one-hand games: the fused hand end
     meta = G.meta
+    st, rs, hist, rv, cfg = G.st, G.rs, G.hist, G.rv, G.cfg
+    reward, done, res, final = out.reward, out.done, out.res, out.final
+    perm, marg, a = x.perm, x.marg, x.a
+    hard = G.cfg[C_OPP] == OPP_HARD
+    F = _fused_scratch(G, x)
+    if fused:  # in three passes over the games: the moves, the hand ends, the outputs
+        for g in range(st.shape[0]):
+            reward[g, 0] = 0.0
+            done[g] = False
+            meta[g, M_SKIPPED] = 0
+            if not active[g]:
+                continue
+            v = actions[g]
+            if v < 0 or v >= N_ACTIONS or not out.mask[g, v]:
+                n = K.legal_moves(st[g], rv, x.buf)
+                v = x.buf[K.rng_below(rs[g:g + 1], n)]
+                reward[g, 0] -= penalty
+            _hist_move(hist, g, v)
+            meta[g, M_DECIDED] += 1
+            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v, hard, F)
+        for g in range(st.shape[0]):
+            if active[g] and st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
+                if hand_end:
+                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F)
+                else:
+                    _settle(G, out, x, g)
+        for g in range(st.shape[0]):
+            if active[g]:
+                _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
+        return
     for g in range(G.st.shape[0]):
         for p in range(out.reward.shape[1]):
             out.reward[g, p] = 0.0
@@ -469,14 +845,14 @@ def step_all(G, out, x, actions, active, penalty):
         meta[g, M_SKIPPED] = 0
         if not active[g]:
             continue
-        s = G.st[g]
         v = actions[g]
         if v < 0 or v >= N_ACTIONS or not out.mask[g, v]:
+            s = G.st[g]
             n = K.legal_moves(s, G.rv, x.buf)
             v = x.buf[K.rng_below(G.rs[g:g + 1], n)]
             out.reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
         _hist_move(G.hist, g, v)
-        _apply(G, x, s, v)
         meta[g, M_DECIDED] += 1
+        _apply(G, x, G.st[g], v)
         _settle(G, out, x, g)
         _write(G, out, x, g)
