@@ -85,7 +85,8 @@ WARM_GROUPS = [
       "test_viewer.py", "test_worlds.py"}, [_warm_search]),
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_worlds.py", "test_fast.py", "test_fast_rules.py",
       "test_cli.py"}, [_warm_side, _warm_simulation]),
-    ({"test_learn_env.py", "test_learn_notebook.py", "test_interop_pettingzoo.py"}, [_warm_learning]),
+    ({"test_learn_env.py", "test_learn_fused.py", "test_learn_notebook.py", "test_interop_pettingzoo.py"},
+     [_warm_learning]),
 ]
 _WAIT_SECONDS = 1200      # a group never done (its worker died): the test goes on and compiles
 

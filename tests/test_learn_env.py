@@ -61,17 +61,23 @@ def test_lock_step_with_the_engine_every_preset(preset):
     the reward is the margin."""
     _, default, (lo, hi), _ = PRESETS[preset]
     env = VectorEnv(preset, 3, players=hi, opponents="easy", seat="rotate", seed=7, history=True)
+    assert _lock_step(env, np.random.default_rng(1)) >= 3
+
+
+def _lock_step(env, rng, steps: int = 40) -> int:
+    """Step ``env`` ``steps`` times with random legal actions, checking every
+    game's observation and mask before each step and every finished game;
+    returns how many games finished."""
     obs, mask = env.reset()
-    rng = np.random.default_rng(1)
     finished = 0
-    for _ in range(40):
+    for _ in range(steps):
         for g in range(env.num_envs):
             _check_now(env, g, obs[g], mask[g])
         obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
         for g in np.flatnonzero(done):
             _check_finished(env, g, reward, info)
             finished += 1
-    assert finished >= 3
+    return finished
 
 
 def _replay_choices(env, g, check):
@@ -412,17 +418,7 @@ def test_lock_step_block_for_two():
     every preset above."""
     env = VectorEnv("block", 3, players=2, opponents="easy", seat="rotate", seed=9, history=True)
     assert env._cfg[VK.C_BLOCK2] == 1
-    obs, mask = env.reset()
-    rng = np.random.default_rng(9)
-    finished = 0
-    for _ in range(40):
-        for g in range(env.num_envs):
-            _check_now(env, g, obs[g], mask[g])
-        obs, mask, reward, done, info = env.step(_random_actions(rng, mask))
-        for g in np.flatnonzero(done):
-            _check_finished(env, g, reward, info)
-            finished += 1
-    assert finished >= 10
+    assert _lock_step(env, np.random.default_rng(9)) >= 10
 
 
 _BLOCK2_FIELDS = {
