@@ -88,6 +88,19 @@ def _start(db: Path, log: Path) -> tuple[subprocess.Popen, str]:
 
 
 @pytest.mark.e2e
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc; none elsewhere)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
 def test_a_server_killed_mid_hand_restarts_with_every_table_at_its_last_move(tmp_path):
     warm_engine()        # the engine's kernels compiled and cached before the server starts
     db = tmp_path / "serve.sqlite3"
@@ -99,9 +112,16 @@ def test_a_server_killed_mid_hand_restarts_with_every_table_at_its_last_move(tmp
         seen = c.play_on(code, until=lambda f: f["status"] == "playing" and f["hand"]["your_turn"]
                          and f["moves"] >= 4)
         c.close()
+        workers = _children(p.pid)          # the bots' pool
     finally:
         p.send_signal(signal.SIGKILL)       # no shutdown: as a crash
         p.wait(30)
+    # the pool's workers end by themselves when their server is gone
+    assert workers or not Path("/proc").is_dir()
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()], "a killed server's bot workers live on"
     p, url = _start(db, tmp_path / "second.log")
     try:
         c2 = Client(url, c.token)

@@ -71,6 +71,23 @@ def warm() -> int:
 
 def make_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes (default: the CPU count), started with
-    ``spawn`` (a fork of a server running threads is not safe)."""
+    ``spawn`` (a fork of a server running threads is not safe). A worker
+    ends by itself within a second of the server's end, however the server
+    ended (killed too: :func:`_follow_parent`)."""
     n = workers or os.cpu_count() or 1
-    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_follow_parent, initargs=(os.getpid(),))
+
+
+def _follow_parent(parent: int) -> None:
+    """In a worker: end this process as soon as ``parent`` (the server) is no
+    longer its parent, checked each second by a daemon thread: a killed
+    server's workers would otherwise live on."""
+    import threading
+    import time
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
