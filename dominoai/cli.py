@@ -689,7 +689,7 @@ def _cmd_plot(args) -> int:
     from .plots import plot_results
 
     if not os.path.exists(args.results):
-        raise UsageError(f"no such results file: {args.results}")
+        raise UsageError(f"no such file: {args.results} (a tournament's results or a tuning study)")
     ext = os.path.splitext(args.out)[1].lower()
     if ext not in (".png", ".pdf", ".svg"):
         raise UsageError(f"--out must end in .png, .pdf or .svg (got {args.out!r})")

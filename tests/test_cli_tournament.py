@@ -74,7 +74,7 @@ def test_tournament_analysis_in_the_records(tmp_path, capsys):
     (["tournament", "--bots", "easy,medium", "--out", ""], "--out: give the results file's name"),
     (["tournament", "--bots", "easy,insane:draw_histroy=true"],
      "has no parameter 'draw_histroy' (did you mean 'draw_history'?)"),
-    (["plot", "missing.parquet", "--out", "f.png"], "no such results file"),
+    (["plot", "missing.parquet", "--out", "f.png"], "no such file: missing.parquet"),
     (["tournament", "--bots", "easy,,medium"], "empty spec"),
     (["tournament", "--bots", "easy,insane:"], "':' with no parameters"),
     (["tournament", "--bots", "easy,medium", "--hands", "2", "--target", "50"], "needs --matches"),

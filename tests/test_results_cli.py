@@ -58,7 +58,7 @@ def test_summary_of_a_parquet_file_with_matches(tmp_path, monkeypatch, capsys):
 
 @pytest.mark.parametrize("name,content,needle", [
     ("missing.csv", None, "no such results file: missing.csv"),
-    ("notes.txt", "x", "notes.txt: the results file must end in .parquet or .csv"),
+    ("notes.txt", "x", "notes.txt is not a dominoai results file (the results file must end in .parquet or .csv)"),
     ("empty.csv", "", "empty.csv is not a dominoai results file"),
     ("other.csv", "a,b\n1,2\n", "other.csv is not a dominoai results file: it lacks the columns"),
     ("garbage.parquet", "not parquet at all", "garbage.parquet is not a dominoai results file"),
@@ -72,7 +72,8 @@ def test_summary_of_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, capsys, 
         (tmp_path / name).write_text(content)
     before = sorted(os.listdir(tmp_path))
     assert main(["summary", name]) == 2
-    assert needle in _one_error(capsys)
+    err = _one_error(capsys)
+    assert needle in err and err.count(name) == 1, err
     assert sorted(os.listdir(tmp_path)) == before
 
 

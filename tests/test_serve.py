@@ -327,6 +327,8 @@ def test_bad_messages_get_an_error_frame_and_change_nothing(server):
            ({"type": "open", "variant": "chess"}, "bad_field"),
            ({"type": "open", "variant": "fives", "players": 4}, "bad_field"),
            ({"type": "open", "level": "omniscient"}, "bad_field"),
+           ({"type": "open", "variant": "kozel", "players": 3}, "bad_field"),
+           ({"type": "open", "variant": "block", "colour": "red"}, "bad_field"),
            ({"type": "hello", "name": ""}, "bad_field"),
            ({"type": "play", "code": code, "tile": "9:9"}, "illegal_move"),
            ({"type": "next", "code": code}, "not_over")]
@@ -334,6 +336,11 @@ def test_bad_messages_get_an_error_frame_and_change_nothing(server):
         err = c.request(msg)
         assert err["type"] == "error" and err["error"] == want, (msg, err)
         assert err["message"]
+        # a refused message of a known type names it, however it was refused
+        if isinstance(msg, dict) and msg.get("type") in ("play", "open", "hello", "next"):
+            assert err.get("request") == msg["type"], (msg, err)
+    assert c.request({"type": "open", "variant": "kozel", "players": 3})["message"] == \
+        "open: kozel takes exactly 4 players (got 3)"
     c.ws.send(b"\x00\x01binary")
     assert c.until(lambda f: f["type"] != "table")["error"] == "bad_message"
     # an illegal tile gets the reason the terminal game gives

@@ -347,7 +347,7 @@ def write_index(folder, out, seat: int | None = None) -> list:
     index = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>records: {html.escape(folder.name)}</title>
 <style>{_CSS}</style></head><body>
-<header><h1>{len(files)} records in {html.escape(folder.name)}</h1></header>
+<header><h1>{len(files)} record{"" if len(files) == 1 else "s"} in {html.escape(folder.name)}</h1></header>
 <main><table id="records"><thead><tr><th>record</th><th>rules, players</th><th>seats</th>
 <th>hands</th><th>final scores</th></tr></thead><tbody>
 {''.join(rows)}

@@ -279,7 +279,8 @@ class Server:
         lo, hi = PRESETS[variant][2]
         players = msg.get("players", PRESETS[variant][1])
         if not lo <= players <= hi:
-            raise ProtocolError("bad_field", f"open: {variant} takes {lo} to {hi} players (got {players})")
+            seats = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+            raise ProtocolError("bad_field", f"open: {variant} takes {seats} players (got {players})")
         level = msg.get("level", "medium")
         if level not in LEVELS:
             raise ProtocolError("bad_field", f"open: level must be one of {', '.join(LEVELS)} (got {level!r})")
@@ -503,7 +504,7 @@ class Server:
                 return [{"type": "left", "code": live.code}]
             raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
         except ProtocolError as e:
-            return [error_frame(e.code, str(e), kind)]
+            return [error_frame(e.code, str(e), kind or e.request)]
 
     async def connect(self, websocket) -> None:
         """Serve one websocket: the guest's cookie (or a new guest), then its

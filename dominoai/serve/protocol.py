@@ -49,11 +49,13 @@ class ProtocolError(ValueError):
     """A message the server refuses: ``code`` names the kind (``"too_large"``,
     ``"bad_json"``, ``"bad_message"``, ``"unknown_type"``, ``"bad_field"``,
     and the table's: ``"no_table"``, ``"not_your_seat"``, ``"illegal_move"``,
-    ...), the message says why in one line."""
+    ...), the message says why in one line; ``request`` is the refused
+    message's type where it is known."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, request: str | None = None):
         super().__init__(message)
         self.code = code
+        self.request = request
 
 
 def error_frame(code: str, message: str, request: str | None = None) -> dict:
@@ -100,18 +102,18 @@ def parse_message(text) -> dict:
         want = fields.get(k)
         if want is None:
             raise ProtocolError("bad_field", f"{kind}: unknown field {k!r}"
-                                + (f"; fields: {', '.join(fields)}" if fields else "; it takes none"))
+                                + (f"; fields: {', '.join(fields)}" if fields else "; it takes none"), request=kind)
         ok = isinstance(v, _KINDS[want]) and not (want == _INT and isinstance(v, bool))
         if not ok:
             raise ProtocolError("bad_field", f"{kind}: {k} must be a{'n' if want == _INT else ''} "
-                                f"{ {'str': 'string', 'int': 'integer', 'bool': 'boolean'}[want]}")
+                                f"{ {'str': 'string', 'int': 'integer', 'bool': 'boolean'}[want]}", request=kind)
         if want == _STR and len(v) > 64:
-            raise ProtocolError("bad_field", f"{kind}: {k} is longer than 64 characters")
+            raise ProtocolError("bad_field", f"{kind}: {k} is longer than 64 characters", request=kind)
         if want == _INT and not -1000 <= v <= 1000:
-            raise ProtocolError("bad_field", f"{kind}: {k} is out of range")
+            raise ProtocolError("bad_field", f"{kind}: {k} is out of range", request=kind)
     for k in _REQUIRED.get(kind, ()):
         if k not in msg:
-            raise ProtocolError("bad_field", f"{kind}: {k} is required")
+            raise ProtocolError("bad_field", f"{kind}: {k} is required", request=kind)
     return msg
 
 

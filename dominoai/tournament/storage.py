@@ -369,6 +369,8 @@ def _read_results_table(path: Path, columns: list) -> pd.DataFrame:
         df = read_table(path)
     except (ValueError, TypeError, pa.ArrowException) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if str(path) in first:   # the reason after the file's name (it is said once, below)
+            first = first.split(str(path), 1)[1].lstrip("'\": ") or first
         raise ValueError(f"{path} is not a dominoai results file ({first})") from None
     missing = [c for c in columns if c not in df.columns]
     if missing and columns is HAND_COLUMNS and ".matches." in path.name.lower() \
