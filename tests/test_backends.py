@@ -99,3 +99,28 @@ def test_a_missing_backend_names_its_extra(monkeypatch):
         tune(backend="ray", **TUNE)
     with pytest.raises(InputError, match="scheduler"):
         tune(scheduler="tcp://x:1", **TUNE)
+
+
+def test_an_unreachable_scheduler_is_named_in_one_line(tmp_path, monkeypatch, capsys):
+    """A Dask address where nothing listens: the library raises a
+    ValueError naming the address and ``--scheduler``; the CLI prints one
+    line, exits 2 and writes no results file."""
+    pytest.importorskip("distributed", reason="backend 'dask' needs dask[distributed]")
+    import socket
+
+    import dask
+
+    from dominoai.cli import main
+    with socket.socket() as s:  # a free port, closed again: nothing answers there
+        s.bind(("127.0.0.1", 0))
+        addr = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        with pytest.raises(ValueError, match=rf"no Dask scheduler answered at {addr} \(--scheduler\)"):
+            run_tournament(backend="dask", scheduler=addr, **TOURNAMENT)
+        monkeypatch.chdir(tmp_path)
+        capsys.readouterr()
+        code = main(["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "2",
+                     "--backend", "dask", "--scheduler", addr, "--out", "r.csv"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and addr in err[0] and "--scheduler" in err[0]
+    assert list(tmp_path.iterdir()) == []

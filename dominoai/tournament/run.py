@@ -131,7 +131,10 @@ def _dask_client(scheduler: str | None, jobs: int):
     except ValueError:
         pass
     if scheduler:
-        return Client(scheduler), True
+        try:
+            return Client(scheduler), True
+        except OSError as e:  # distributed's connect timeout is an OSError
+            raise ValueError(f"no Dask scheduler answered at {scheduler} (--scheduler): {e}") from None
     return Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1,
                   dashboard_address=None), True
 
@@ -149,7 +152,10 @@ def _ray_init(scheduler: str | None, jobs: int) -> bool:
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if scheduler:
-        ray.init(address=scheduler, log_to_driver=False)
+        try:
+            ray.init(address=scheduler, log_to_driver=False)
+        except ConnectionError as e:
+            raise ValueError(f"no Ray cluster answered at {scheduler} (--scheduler): {e}") from None
     else:
         ray.init(num_cpus=jobs if jobs > 0 else None, **RAY_LOCAL)
     return True
@@ -162,7 +168,8 @@ def cluster_session(backend: str | None, scheduler: str | None = None, jobs: int
     that each does not connect again (:func:`~dominoai.tune.tune` plays
     every chunk of every trial inside one).
 
-    :raises ValueError: the backend's library is missing.
+    :raises ValueError: the backend's library is missing, or no cluster answers
+        at ``scheduler``.
     """
     if backend == "dask":
         client, own = _dask_client(scheduler, jobs)
@@ -343,8 +350,8 @@ class TournamentSpec:
         range, ``analysis`` without ``records``, ``resume`` without ``out``,
         ``out`` a directory, a ``scheduler`` without a cluster backend.
     :raises ValueError: an unknown preset, bot, parameter or backend, a
-        backend whose library is missing, an ``out`` not ``.parquet`` or
-        ``.csv``.
+        backend whose library is missing, no cluster answering at
+        ``scheduler``, an ``out`` not ``.parquet`` or ``.csv``.
 
     After checking, ``rules``, ``mode`` (``"hands"`` or ``"matches"``) and
     ``deals`` (per table) are set.
@@ -488,14 +495,17 @@ def _run(spec: TournamentSpec) -> TournamentResult:
     elif spec.resume and spec.out.exists():
         return _finished(spec, ident, config, provenance)
     jobs = local_jobs(spec.jobs, spec.backend)  # every input has passed: a note, then the work
-    _warm_up(spec.rules, specs, spec.progress)  # before any file is written: an interrupt here leaves nothing
-    if parts is not None:
-        manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
-    if spec.records is not None:
-        spec.records.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    tables, played = _play(spec, jobs, sched, ident, done, parts, manifest)
-    elapsed = time.perf_counter() - t0
+    # the cluster is reached and the kernels compiled before any file is written: an
+    # unreachable scheduler or an interrupt here leaves nothing
+    with cluster_session(spec.backend, spec.scheduler, jobs):
+        _warm_up(spec.rules, specs, spec.progress)
+        if parts is not None:
+            manifest = write_manifest(parts, sched.config(), ident, sched.n_batches, done)
+        if spec.records is not None:
+            spec.records.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        tables, played = _play(spec, jobs, sched, ident, done, parts, manifest)
+        elapsed = time.perf_counter() - t0
     if parts is not None:
         tables = read_parts(parts, spec.mode == "matches")
     hands_df, matches_df = assemble(tables, spec.mode == "matches")
