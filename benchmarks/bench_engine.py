@@ -227,10 +227,89 @@ def load_prototype(path: Path):
     return mod
 
 
+def _part_kernels():
+    """numba kernels timing parts of a Block hand alone (compiled on first use):
+    the general loop's deal, its deal and hand end, the pair loop's deal."""
+    from numba import njit
+
+    from dominoai.engine import fast
+    from dominoai.engine import kernels as K
+    from dominoai.engine import layout as L
+
+    @njit(cache=True)
+    def general_deal(rv, seed, n, end, stats):
+        # what _simulate_fused does around a hand's playout: the match fields,
+        # deal_perm, start_hand, and with ``end`` finish_hand (blocked) and tally
+        st = np.zeros(L.S_SIZE, np.int64)
+        perm = np.zeros(28, np.int64)
+        rs = np.zeros(1, np.uint64)
+        rs[0] = np.uint64(seed)
+        K.new_match(st, rv)
+        st[L.S_LOG] = 0
+        acc = 0
+        k = rv[L.R_PLAYERS] * rv[L.R_HAND_SIZE]
+        for _ in range(n):
+            for s in range(4):
+                st[L.S_SCORE + s] = 0
+                st[L.S_REPL + s] = 0
+            st[L.S_HAND_NO] = 0
+            st[L.S_CARRY] = 0
+            st[L.S_MATCH_OVER] = 0
+            st[L.S_MATCH_WINNER] = -1
+            K.deal_perm(rs, perm, k)
+            K.start_hand(st, rv, perm, K.rng_below(rs, 2))
+            if end:
+                K.finish_hand(st, rv, np.int64(L.ST_BLOCKED))
+                K.tally(st, stats)
+            acc ^= st[L.S_HAND] ^ st[L.S_HAND + 1]
+        return acc
+
+    @njit(cache=True)
+    def pair_deal(rv, seed, n):
+        perm = np.empty(28, np.int64)
+        s = np.uint64(seed)
+        acc = 0
+        for _ in range(n):
+            s, h0, h1 = fast._deal_pair(s, perm, rv[L.R_HAND_SIZE])
+            s, lot = fast._below(s, 2)
+            acc ^= h0 ^ h1 ^ lot
+        return acc
+
+    return general_deal, pair_deal
+
+
+def bench_parts(sol, n_hands: int, repeats: int, seed: int) -> dict:
+    """ns of CPU per Block hand of the deal alone (the general loop's, the
+    pair loop's, the prototype's) and of the general loop's deal with the
+    hand's end and statistics; best of ``repeats``."""
+    from dominoai import get_rules
+
+    rv = get_rules("block", players=2).vector()
+    general_deal, pair_deal = _part_kernels()
+    proto_deal = sol.build(sol.rb_xs, sol.kth_loop)["deal_only"]
+    stats = np.zeros(16, np.int64)
+    calls = {
+        "general_deal": lambda r: general_deal(rv, seed + r, n_hands, False, stats),
+        "general_deal_and_end": lambda r: general_deal(rv, seed + r, n_hands, True, stats),
+        "pair_deal": lambda r: pair_deal(rv, seed + r, n_hands),
+        "prototype_deal": lambda r: proto_deal(n_hands, sol.seeds(1, 7 + r)[0]),
+    }
+    general_deal(rv, 0, 10, True, stats)
+    pair_deal(rv, 0, 10)
+    proto_deal(10, sol.seeds(1)[0])
+    out = {k: [] for k in calls}
+    for r in range(repeats):
+        for k, f in calls.items():
+            c0 = time.process_time()
+            f(r)
+            out[k].append((time.process_time() - c0) / n_hands * 1e9)
+    return {k: {"ns_per_hand": v, "best": min(v)} for k, v in out.items()}
+
+
 def bench_yardstick(sol, n_hands: int, repeats: int, lanes: int, seed: int) -> dict:
     """Block, two players: hands per CPU second of the prototype's serial
-    and interleaved loops and of the engine's serial loop, interleaved loop
-    and ``run_simulation``, ``repeats`` rounds alternating them (each call
+    and interleaved loops and of the engine's serial loop, general fused
+    loop, interleaved loop and ``run_simulation``, ``repeats`` rounds alternating them (each call
     warmed up first). Per round, each rate's ratio to the prototype's
     serial rate of that round."""
     from dominoai import get_rules
@@ -241,6 +320,7 @@ def bench_yardstick(sol, n_hands: int, repeats: int, lanes: int, seed: int) -> d
     rv = rules.vector()
     serial = sol.build(sol.rb_xs, sol.kth_loop)["run_serial"]
     inter = sol.build(sol.rb_xs, sol.kth_pdep, FAST=True)["run_interleaved"]
+    path = fast.playout_path(rv)
     per = -(-n_hands // lanes)
     counts = np.full(lanes, per, np.int64)
 
@@ -251,13 +331,17 @@ def bench_yardstick(sol, n_hands: int, repeats: int, lanes: int, seed: int) -> d
         "prototype_serial": lambda r: serial(n_hands, sol.seeds(1, 100 + r)[0], False),
         "prototype_interleaved": lambda r: inter(n_hands, sol.seeds(lanes, 500 + r), False),
         "engine_serial": lambda r: fast.simulate_fast(rv, seed + r, n_hands, np.zeros(16, np.int64)),
+        "engine_general": lambda r: fast._simulate_fused(rv, seed + r, n_hands, np.zeros(16, np.int64), path),
         "engine_interleaved": lambda r: fast.simulate_lanes(rv, lane_seeds(r), counts, np.zeros(16, np.int64)),
+        "engine_one_lane": lambda r: fast.simulate_lanes(rv, lane_seeds(r)[:1], np.array([n_hands], np.int64),
+                                                         np.zeros(16, np.int64)),
         "simulate_command": lambda r: run_simulation(rules, n_hands, seed + r),
     }
     hands = {k: (per * lanes if k == "engine_interleaved" else n_hands) for k in calls}
     serial(1000, sol.seeds(1)[0], False)
     inter(1000, sol.seeds(lanes), False)
     fast.simulate_fast(rv, 0, 1000, np.zeros(16, np.int64))
+    fast._simulate_fused(rv, 0, 1000, np.zeros(16, np.int64), path)
     fast.simulate_lanes(rv, lane_seeds(0), np.full(lanes, 100, np.int64), np.zeros(16, np.int64))
     run_simulation(rules, 1000, 0)
     rates = {k: [] for k in calls}
@@ -267,7 +351,8 @@ def bench_yardstick(sol, n_hands: int, repeats: int, lanes: int, seed: int) -> d
             f(r)
             rates[k].append(hands[k] / (time.process_time() - c0))
     base = rates["prototype_serial"]
-    out = {"preset": "block", "players": 2, "hands": n_hands, "lanes": lanes, "rounds": repeats, "rows": {}}
+    out = {"preset": "block", "players": 2, "hands": n_hands, "lanes": lanes, "rounds": repeats, "rows": {},
+           "parts": bench_parts(sol, n_hands, repeats, seed)}
     for k, v in rates.items():
         ratios = [x / b for x, b in zip(v, base)]
         out["rows"][k] = {"hands_per_cpu_s": v, "best": max(v), "ratio_to_prototype_serial": ratios,
@@ -284,6 +369,10 @@ def print_yardstick(y: dict) -> None:
         body.append([k, _fmt_rate(r["best"]), " ".join(_fmt_rate(x) for x in r["hands_per_cpu_s"]),
                      f"{r['ratio_of_bests']:.2f}", f"{min(rs):.2f}-{max(rs):.2f}"])
     print_rows(["loop", "best h/cpu-s", "per round", "best/best", "per-round ratio"], body)
+    print("\nparts of a hand alone, ns of CPU per hand")
+    print_rows(["part", "best", "per round"],
+               [[k, f"{p['best']:.1f}", " ".join(f"{x:.1f}" for x in p["ns_per_hand"])]
+                for k, p in y["parts"].items()])
 
 
 # ---------------------------------------------------------------- output
