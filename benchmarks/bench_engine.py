@@ -266,11 +266,13 @@ def _part_kernels():
 
     @njit(cache=True)
     def pair_deal(rv, seed, n):
+        # seven tiles a hand as a constant, as the pair loop has it
+        assert rv[L.R_HAND_SIZE] == 7
         perm = np.empty(28, np.int64)
         s = np.uint64(seed)
         acc = 0
         for _ in range(n):
-            s, h0, h1 = fast._deal_pair(s, perm, rv[L.R_HAND_SIZE])
+            s, h0, h1 = fast._deal_pair(s, perm, 7)
             s, lot = fast._below(s, 2)
             acc ^= h0 ^ h1 ^ lot
         return acc

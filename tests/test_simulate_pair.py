@@ -101,3 +101,13 @@ def test_run_simulation_is_the_chunks_in_turn():
     assert (got["domino"], got["blocked"], got["cut"]) == (stats[4], stats[5], stats[6])
     assert got["points"] == stats[8:10].tolist() and got["moves"] == stats[12]
     assert got["hands"] == n
+
+
+def test_lanes_refuse_bad_counts():
+    rv = get_rules("block").vector()
+    stats = np.zeros(16, np.int64)
+    with pytest.raises(ValueError, match="differ in length"):
+        F.simulate_lanes(rv, np.zeros(2, np.uint64), np.ones(3, np.int64), stats)
+    with pytest.raises(ValueError, match="negative"):
+        F.simulate_lanes(rv, np.zeros(2, np.uint64), np.array([5, -1], np.int64), stats)
+    assert stats.tolist() == [0] * 16

@@ -32,6 +32,15 @@ The shapes (``playout_path`` picks the first that holds; the rules vector
                  ``kernels.simulate``.
 ===============  ===========================================================
 
+``simulate_fast`` (random first hands, the statistics of
+:func:`kernels.simulate`) has one more loop, for the *pair shape*
+(``in_pair_shape``: ``PATH_BLOCK2`` with the lead by lot, seat 0 or the
+highest double and Block's or Express's hand scoring): deal, lead, moves,
+hand end and statistics all in registers, the generator's state too, with
+the same draws in the same order. ``simulate_lanes`` plays several seeds'
+hands at once, interleaved in the pair shape, each seed's hands those it
+plays alone.
+
 The fields the loops leave to shared kernel code take any value in every
 shape: the hand's end (winner, ``R_HAND_SCORING``, ``R_ROUND``,
 ``R_BLOCKED_TIE``, ``R_WINNER_BY``, ``R_SCORE_OWN_PAIR``, ``R_ALONE_00``, the
@@ -571,9 +580,11 @@ def simulate_fast(rv, seed, n_hands, stats):
     """As :func:`kernels.simulate`: ``n_hands`` random first hands of fresh
     matches under the rules vector ``rv`` (int64, shape ``(R_SIZE,)``) from
     the integer ``seed``, accumulated into ``stats`` (int64, shape (16,),
-    the same layout), with the same hands for the same seed. The playout is
-    the fused loop of ``playout_path(rv)``, inlined; outside the fused
-    shapes this is ``kernels.simulate`` itself."""
+    the same layout), with the same hands for the same seed. In the pair
+    shape (``in_pair_shape``: Block, Express, OpenSpiel's block game) the
+    whole hand is played in registers by a loop of its own; otherwise the
+    playout is the fused loop of ``playout_path(rv)``, inlined; outside the
+    fused shapes this is ``kernels.simulate`` itself."""
     if in_pair_shape(rv):
         _simulate_pair(rv, seed, n_hands, stats)
         return
@@ -863,8 +874,17 @@ def _score_pair(status, side, hc, ho, lead, hsm, rnd, tie_leader, lightest, alon
 def _simulate_pair(rv, seed, n_hands, stats):
     """``simulate_fast`` in the pair shape (``in_pair_shape``): the same
     statistics as ``kernels.simulate`` for the same seed, added to
-    ``stats`` once at the end."""
-    hs = rv[R_HAND_SIZE]
+    ``stats`` once at the end. Seven tiles a hand (every preset) is a
+    constant of its own copy of the loop, so the deal's loops unroll."""
+    if rv[R_HAND_SIZE] == 7:
+        _pair_hands(rv, seed, n_hands, stats, 7)
+    else:
+        _pair_hands(rv, seed, n_hands, stats, rv[R_HAND_SIZE])
+
+
+@njit(cache=True, inline="always")
+def _pair_hands(rv, seed, n_hands, stats, hs):
+    """The loop of ``_simulate_pair``, ``hs`` tiles a hand."""
     fl = rv[R_FIRST_LEAD]
     hsm = rv[R_HAND_SCORING]
     rnd = rv[R_ROUND]
@@ -922,9 +942,17 @@ def _simulate_pair_lanes(rv, seeds, counts, stats):
     hands from ``seeds[j]``, one turn of every unfinished lane per round, so
     that the lanes' dependency chains (generator, move choice, ends) overlap
     in the CPU; each lane's hands are those of ``_simulate_pair`` with its
-    seed."""
+    seed. Seven tiles a hand is a constant, as in ``_simulate_pair``."""
+    if rv[R_HAND_SIZE] == 7:
+        _pair_lanes(rv, seeds, counts, stats, 7)
+    else:
+        _pair_lanes(rv, seeds, counts, stats, rv[R_HAND_SIZE])
+
+
+@njit(cache=True, inline="always")
+def _pair_lanes(rv, seeds, counts, stats, hs):
+    """The loop of ``_simulate_pair_lanes``, ``hs`` tiles a hand."""
     nl = seeds.shape[0]
-    hs = rv[R_HAND_SIZE]
     fl = rv[R_FIRST_LEAD]
     hsm = rv[R_HAND_SCORING]
     rnd = rv[R_ROUND]
@@ -998,17 +1026,26 @@ def _simulate_pair_lanes(rv, seeds, counts, stats):
 @njit(cache=True)
 def simulate_lanes(rv, seeds, counts, stats):
     """``simulate_fast(rv, seeds[j], counts[j], stats)`` for every lane
-    ``j``, with the same statistics: ``seeds`` (uint64, shape ``(K,)``) and
-    ``counts`` (int64 >= 0, shape ``(K,)``) give each lane's seed and number
-    of hands; ``stats`` (int64, shape (16,)) as :func:`kernels.simulate`.
-    In the pair shape (``in_pair_shape``) the lanes play interleaved, one
-    turn each in turn (K = 4 plays about 1.3 times as many Block hands per
-    second as one lane: ``benchmarks/bench_engine.py``); otherwise one
-    after the other."""
+    ``j``, with the same statistics: ``seeds`` (uint64, shape ``(K,)``,
+    each below 2**63) and ``counts`` (int64 >= 0, shape ``(K,)``) give each
+    lane's seed and number of hands; ``stats`` (int64, shape (16,)) as
+    :func:`kernels.simulate`. In the pair shape (``in_pair_shape``) the
+    lanes play interleaved, one turn each in turn (four Block lanes: 1.1 to
+    1.3 times the hands per CPU second of one lane through the same loop,
+    ``benchmarks/bench_engine.py --prototype``); otherwise one after the
+    other.
+
+    :raises ValueError: ``counts`` and ``seeds`` differ in length, or a
+        count is negative.
+    """
+    if counts.shape[0] != seeds.shape[0]:
+        raise ValueError("simulate_lanes: seeds and counts differ in length")
+    for j in range(counts.shape[0]):
+        if counts[j] < 0:
+            raise ValueError("simulate_lanes: a count is negative")
     if in_pair_shape(rv):
         _simulate_pair_lanes(rv, seeds, counts, stats)
         return
     for j in range(seeds.shape[0]):
         if counts[j] > 0:
             simulate_fast(rv, np.int64(seeds[j]), counts[j], stats)
-
