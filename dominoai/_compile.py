@@ -339,7 +339,7 @@ def _simulate_zero(rules) -> None:
     import numpy as np
 
     from .engine import fast as F
-    F.simulate_fast(rules.vector(), 0, 0, np.zeros(16, np.int64))
+    F.simulate_lanes(rules.vector(), np.zeros(1, np.uint64), np.zeros(1, np.int64), np.zeros(16, np.int64))
 
 
 def warm_up_simulation(rules, progress: bool = True, stream=None) -> list[str]:

@@ -1,7 +1,7 @@
 """Random playouts of a variant: outcome statistics from the numba engine.
 
 :func:`run_simulation` plays random first hands (random deals, random legal
-moves) with :func:`~dominoai.engine.fast.simulate_fast` and counts how they
+moves) with :func:`~dominoai.engine.fast.simulate_lanes` and counts how they
 end (``dominoai simulate`` prints them).
 """
 
@@ -16,16 +16,20 @@ from tqdm import tqdm
 from ._compile import warm_up_simulation
 from .engine import fast as F
 
-__all__ = ["run_simulation", "SIM_CHUNK"]
+__all__ = ["run_simulation", "SIM_CHUNK", "SIM_LANES"]
 
-SIM_CHUNK = 20_000  # hands per kernel call; the progress bar advances by chunks
+SIM_CHUNK = 20_000  # hands per seed (a chunk)
+SIM_LANES = 4  # chunks per kernel call, played interleaved; the progress bar advances by calls
 
 
 def run_simulation(rules, n_hands: int, seed: int, progress: bool = False) -> dict:
-    """Play ``n_hands`` random first hands under ``rules`` with the engine's
-    :func:`~dominoai.engine.fast.simulate_fast` (the same hands as ``kernels.simulate``), in chunks of ``SIM_CHUNK``
-    (chunk ``i`` seeded from ``numpy.random.SeedSequence(seed)``'s ``i``-th
-    child, so a seed gives the same numbers on every run). Returns counts:
+    """Play ``n_hands`` random first hands under ``rules`` in chunks of
+    ``SIM_CHUNK`` (chunk ``i`` seeded from ``numpy.random.SeedSequence(seed)``'s
+    ``i``-th child, so a seed gives the same numbers on every run): each
+    chunk's hands are those of ``kernels.simulate`` with its seed, played
+    ``SIM_LANES`` chunks at a time by the engine's
+    :func:`~dominoai.engine.fast.simulate_lanes` (interleaved in Block's
+    shape for two seats). Returns counts:
     ``wins`` per side, ``no_winner``, ``domino``, ``blocked``, ``cut``,
     ``points`` per side, ``moves``, ``hands`` and ``seconds`` (play time,
     compilation excluded). On a cold cache one line on stderr says that the
@@ -43,21 +47,20 @@ def run_simulation(rules, n_hands: int, seed: int, progress: bool = False) -> di
     # compile (saying so on stderr the first time) or load the kernel, outside the clock
     warm_up_simulation(rules, progress=progress)
     n_chunks = -(-n_hands // SIM_CHUNK)
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
+    seeds = np.array([int(c.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
+                      for c in np.random.SeedSequence(seed).spawn(n_chunks)], np.uint64)
+    counts = np.full(n_chunks, SIM_CHUNK, np.int64)
+    counts[-1] = n_hands - SIM_CHUNK * (n_chunks - 1)
     bar = None
     if progress:
         bar = tqdm(total=n_hands, unit="hand", unit_scale=True, file=sys.stderr,
                    desc=f"simulate {rules.preset}", leave=False)
     t0 = time.perf_counter()
     try:
-        left = n_hands
-        for child in children:
-            k = min(SIM_CHUNK, left)
-            s = int(child.generate_state(1, np.uint64)[0] & np.uint64(0x7FFFFFFFFFFFFFFF))
-            F.simulate_fast(rv, s, k, stats)
-            left -= k
+        for i in range(0, n_chunks, SIM_LANES):
+            F.simulate_lanes(rv, seeds[i:i + SIM_LANES], counts[i:i + SIM_LANES], stats)
             if bar is not None:
-                bar.update(k)
+                bar.update(int(counts[i:i + SIM_LANES].sum()))
     finally:
         if bar is not None:
             bar.close()

@@ -32,6 +32,15 @@ The shapes (``playout_path`` picks the first that holds; the rules vector
                  ``kernels.simulate``.
 ===============  ===========================================================
 
+``simulate_fast`` (random first hands, the statistics of
+:func:`kernels.simulate`) has one more loop, for the *pair shape*
+(``in_pair_shape``: ``PATH_BLOCK2`` with the lead by lot, seat 0 or the
+highest double and Block's or Express's hand scoring): deal, lead, moves,
+hand end and statistics all in registers, the generator's state too, with
+the same draws in the same order. ``simulate_lanes`` plays several seeds'
+hands at once, interleaved in the pair shape, each seed's hands those it
+plays alone.
+
 The fields the loops leave to shared kernel code take any value in every
 shape: the hand's end (winner, ``R_HAND_SCORING``, ``R_ROUND``,
 ``R_BLOCKED_TIE``, ``R_WINNER_BY``, ``R_SCORE_OWN_PAIR``, ``R_ALONE_00``, the
@@ -47,18 +56,21 @@ import numpy as np
 from numba import njit
 
 from .kernels import (
-    count_score, credit_ends, deal_perm, end_value, finish_hand, inline_into_batch_loops, lead_count,
-    new_match, nth_tile, playout_random, popcount, replace_tile, rng_below, simulate, start_hand, tally,
+    _round, count_score, credit_ends, deal_perm, end_value, finish_hand, inline_into_batch_loops,
+    lead_count, mask_pips, new_match, nth_tile, playout_random, popcount, replace_tile, rng_below,
+    simulate, start_hand, tally,
 )
 from .layout import (
-    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, MAX_EVENTS, MAX_MOVES, R_DRAWING, R_END_SCORING, R_HAND_SIZE,
-    R_FREE_REPL, R_MAX_REPL, R_PARTNERS, R_PLAYERS, R_RESERVE, R_SPINNER, R_ZERO_LEAD,
+    ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, HS_OTHERS, HS_OTHERS_MINUS_OWN,
+    LEAD_HIGHEST_DOUBLE, LEAD_LOT, LEAD_SEAT0, MAX_EVENTS, MAX_MOVES, R_ALONE_00, R_BLOCKED_TIE,
+    R_DRAWING, R_END_SCORING, R_FIRST_LEAD, R_FREE_REPL, R_HAND_SCORING, R_HAND_SIZE, R_MAX_REPL,
+    R_PARTNERS, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, R_WINNER_BY, R_ZERO_LEAD,
     S_BONE, S_BONE_END, S_BONE_POS, S_CAND, S_CARRY, S_CUR, S_END_KIND, S_END_PIP, S_HAND,
     S_HAND_NO, S_LAST, S_LEAD_TILE, S_LOG, S_MATCH_OVER, S_MATCH_WINNER, S_MUST, S_NPLAYED,
     S_PLAYED, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE,
-    SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO,
+    SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO, TIE_LEADER_ORDER, WIN_LIGHTEST,
 )
-from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
+from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
 
 #: ``playout_path`` values: which loop plays a rules vector
 PATH_KERNELS, PATH_BLOCK2, PATH_LINE, PATH_SPINNER = 0, 1, 2, 3
@@ -67,6 +79,8 @@ _PM = PIP_MASK.copy()
 _HI = TILE_HIGH.copy()
 _LO = TILE_LOW.copy()
 _DB = TILE_IS_DOUBLE.copy()
+_PIPS = TILE_PIPS.copy()
+_HEAVY = HEAVY_ORDER.copy()
 _ONE = np.int64(1)
 
 
@@ -566,9 +580,14 @@ def simulate_fast(rv, seed, n_hands, stats):
     """As :func:`kernels.simulate`: ``n_hands`` random first hands of fresh
     matches under the rules vector ``rv`` (int64, shape ``(R_SIZE,)``) from
     the integer ``seed``, accumulated into ``stats`` (int64, shape (16,),
-    the same layout), with the same hands for the same seed. The playout is
-    the fused loop of ``playout_path(rv)``, inlined; outside the fused
-    shapes this is ``kernels.simulate`` itself."""
+    the same layout), with the same hands for the same seed. In the pair
+    shape (``in_pair_shape``: Block, Express, OpenSpiel's block game) the
+    whole hand is played in registers by a loop of its own; otherwise the
+    playout is the fused loop of ``playout_path(rv)``, inlined; outside the
+    fused shapes this is ``kernels.simulate`` itself."""
+    if in_pair_shape(rv):
+        _simulate_pair(rv, seed, n_hands, stats)
+        return
     path = playout_path(rv)
     if path == PATH_KERNELS:
         simulate(rv, seed, n_hands, stats)
@@ -624,3 +643,409 @@ def _simulate_fused(rv, seed, n_hands, stats, path):
             stats[12] += _playout_general(st, rv, rs, ev, n, rv[R_DRAWING] != 0, rv[R_RESERVE],
                                           rv[R_MAX_REPL], rv[R_SPINNER], rv[R_END_SCORING])
         tally(st, stats)
+
+
+# ---------------------------------------------------------------- pair simulation
+# ``simulate_fast`` for two seats of Block's shape: the whole hand (deal, lead,
+# moves, hand end, statistics) in registers, the generator state too, with the
+# draws of kernels.simulate in the same order (so the same hands for a seed).
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def in_pair_shape(rv):
+    """True when ``simulate_fast`` plays ``rv`` (int64, shape ``(R_SIZE,)``)
+    with its pair loop: the shape ``in_block2_shape`` (two seats, no drawing,
+    no spinner, no end scoring), the first lead by lot, seat 0 or the highest
+    double (``R_FIRST_LEAD`` not ``LEAD_TILE``), and hand scoring
+    ``HS_OTHERS_MINUS_OWN`` or ``HS_OTHERS`` (not strikes; the losers'
+    record needs pairs). Block, Express and OpenSpiel's block game are in
+    it."""
+    fl = rv[R_FIRST_LEAD]
+    hsm = rv[R_HAND_SCORING]
+    return (in_block2_shape(rv)
+            and (fl == LEAD_LOT or fl == LEAD_SEAT0 or fl == LEAD_HIGHEST_DOUBLE)
+            and (hsm == HS_OTHERS_MINUS_OWN or hsm == HS_OTHERS))
+
+
+@njit(cache=True, inline="always")
+def _below(s, n):
+    """:func:`kernels.rng_below` on a generator state held in a register (not
+    an array): ``(next state, uniform int64 in [0, n))``, the same numbers."""
+    x = s + _GOLDEN
+    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return x, (np.int64(z >> np.uint64(33)) * n) >> 31
+
+
+def _select_table():
+    """``[k, b]``: the position of the k-th lowest set bit of the byte ``b`` (0 if none)."""
+    out = np.zeros((8, 256), np.uint8)
+    for b in range(256):
+        bits = [i for i in range(8) if b >> i & 1]
+        for k, i in enumerate(bits):
+            out[k, b] = i
+    return out
+
+
+_SEL8 = _select_table()
+_M32 = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _select_bit(m, k):
+    """Position of the ``k``-th lowest set bit (0-based) of ``m`` (int64,
+    more than ``k`` bits set): :func:`kernels.nth_tile` without a loop, so
+    without a branch the CPU would mispredict; three halvings by popcount
+    down to a byte, then a table."""
+    c = popcount(m & _M32)
+    up = k >= c
+    m = m >> 32 if up else m
+    k = k - c if up else k
+    base = 32 if up else 0
+    c = popcount(m & 0xFFFF)
+    up = k >= c
+    m = m >> 16 if up else m
+    k = k - c if up else k
+    base += 16 if up else 0
+    c = popcount(m & 0xFF)
+    up = k >= c
+    m = m >> 8 if up else m
+    k = k - c if up else k
+    base += 8 if up else 0
+    return base + np.int64(_SEL8[k, m & 0xFF])
+
+
+@njit(cache=True, inline="always")
+def _deal_pair(s, perm, hs):
+    """``kernels.deal_perm(rs, perm, 2 * hs)`` and the two hands
+    ``start_hand`` builds from it: ``(s, hand of seat 0, hand of seat 1)``.
+    ``perm``: int64 scratch of 28."""
+    for i in range(28):
+        perm[i] = i
+    h0 = np.int64(0)
+    h1 = np.int64(0)
+    k = 2 * hs
+    for i in range(hs):
+        s, r = _below(s, 28 - i)
+        j = i + r
+        t = perm[j]
+        perm[j] = perm[i]
+        h0 |= _ONE << t
+    for i in range(hs, min(k, 27)):
+        s, r = _below(s, 28 - i)
+        j = i + r
+        t = perm[j]
+        perm[j] = perm[i]
+        h1 |= _ONE << t
+    if k == 28:
+        h1 |= _ONE << perm[27]
+    return s, h0, h1
+
+
+@njit(cache=True, inline="always")
+def _lead_pair(s, h0, h1, lot, first_lead):
+    """The first hand's lead (``start_hand`` and the first move of the
+    playout): the seat by ``first_lead`` (``lot`` is the seat drawn by lot),
+    then the tile: a random one, or the forced highest double (or heaviest
+    tile), whose one-move choice still draws. Returns ``(s, hand of the
+    leader after the lead, the other hand, the leader, left pip, right
+    pip)``."""
+    seat = lot
+    must = -1
+    if first_lead == LEAD_SEAT0:
+        seat = 0
+    elif first_lead == LEAD_HIGHEST_DOUBLE:
+        held = h0 | h1
+        for d in range(6, -1, -1):
+            t = d * (d + 1) // 2 + d
+            if (held >> t) & 1:
+                must = t
+                break
+        if must < 0:
+            for j in range(28):
+                t = _HEAVY[j]
+                if (held >> t) & 1:
+                    must = t
+                    break
+        seat = 0 if (h0 >> must) & 1 else 1
+    hc = h1 if seat else h0
+    ho = h0 if seat else h1
+    if must >= 0:
+        s = s + _GOLDEN  # rng_below(rs, 1): one draw, always 0
+        t = must
+    else:
+        s, x = _below(s, popcount(hc))
+        t = nth_tile(hc, x)
+    return s, hc & ~(_ONE << t), ho, seat, _HI[t], _LO[t]
+
+
+@njit(cache=True, inline="always")
+def _turn_pair(s, hc, ho, side, lp, rp):
+    """One turn after a tile was laid from ``hc`` (the hand of seat ``side``;
+    ``ho`` the other's; ``lp``, ``rp`` the open ends): the hand ends
+    (``ST_DOMINO``: ``hc`` is empty; ``ST_BLOCKED``: neither hand fits), or
+    the next seat to fit (the other, else the same) lays a random legal
+    tile (``kernels.legal_moves`` order: the left end's tiles, then the
+    right's, by id). Returns ``(s, hc, ho, side, lp, rp, status)``, ``hc``
+    the hand that laid last, status 0 while the hand goes on. With
+    branches, which one hand at a time runs fastest; the lanes use
+    :func:`_turn_pair_flat`."""
+    if hc == 0:
+        return s, hc, ho, side, lp, rp, ST_DOMINO
+    om = _PM[lp] | _PM[rp]
+    if ho & om:
+        hc, ho = ho, hc
+        side ^= 1
+    elif not (hc & om):
+        return s, hc, ho, side, lp, rp, ST_BLOCKED
+    # both ends' moves in one mask: the left end's tiles at bits 0-27, the right's at 28-55
+    mv = hc & _PM[lp]
+    if rp != lp:  # (a double end open on both sides offers its moves once, on the left)
+        mv |= (hc & _PM[rp]) << 28
+    s, x = _below(s, popcount(mv))
+    i = nth_tile(mv, x)
+    if i >= 28:
+        t = i - 28
+        rp = _PIPS[t] - rp
+    else:
+        t = i
+        lp = _PIPS[t] - lp
+    return s, hc & ~(_ONE << t), ho, side, lp, rp, np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _turn_pair_flat(s, hc, ho, side, lp, rp):
+    """:func:`_turn_pair` with selects instead of the branches the CPU
+    cannot predict (who plays, which end, the loop of ``nth_tile``): slower
+    for one hand alone, but it lets the CPU overlap the turns of several
+    lanes (``_simulate_pair_lanes``). The same moves."""
+    if hc == 0:
+        return s, hc, ho, side, lp, rp, ST_DOMINO
+    om = _PM[lp] | _PM[rp]
+    # the other seat plays if it can: chosen without a branch (it is a coin flip to the CPU)
+    sw = (ho & om) != 0
+    h = ho if sw else hc
+    ho = hc if sw else ho
+    hc = h
+    side ^= np.int64(sw)
+    if not (hc & om):
+        return s, hc, ho, side, lp, rp, ST_BLOCKED
+    # both ends' moves in one mask: the left end's tiles at bits 0-27, the right's at 28-55
+    # (a double end open on both sides offers its moves once, on the left)
+    mv = (hc & _PM[lp]) | ((hc & _PM[rp] & -np.int64(rp != lp)) << 28)
+    s, x = _below(s, popcount(mv))
+    i = _select_bit(mv, x)
+    right = i >= 28
+    t = i - 28 if right else i
+    p = _PIPS[t]
+    rp = p - rp if right else rp
+    lp = lp if right else p - lp
+    return s, hc & ~(_ONE << t), ho, side, lp, rp, np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _score_pair(status, side, hc, ho, lead, hsm, rnd, tie_leader, lightest, alone):
+    """``finish_hand``'s winner and points for two seats in the pair shape:
+    ``(winning seat or -1, points)``. ``side`` laid last
+    from ``hc``; ``lead`` led; the rest are the rules' ``R_HAND_SCORING``,
+    ``R_ROUND``, ``R_BLOCKED_TIE == TIE_LEADER_ORDER``, ``R_WINNER_BY ==
+    WIN_LIGHTEST`` and ``R_ALONE_00``."""
+    cm = alone if (alone > 0 and hc == 1) else mask_pips(hc)
+    co = alone if (alone > 0 and ho == 1) else mask_pips(ho)
+    if status == ST_DOMINO and not lightest:
+        w = side
+    elif cm < co:
+        w = side
+    elif co < cm:
+        w = side ^ 1
+    elif tie_leader:
+        w = lead
+    else:
+        return np.int64(-1), np.int64(0)
+    cw = cm if w == side else co
+    cl = co if w == side else cm
+    pts = cl - cw if hsm == HS_OTHERS_MINUS_OWN else cl
+    return w, max(_round(pts, rnd), 0)
+
+
+@njit(cache=True)
+def _simulate_pair(rv, seed, n_hands, stats):
+    """``simulate_fast`` in the pair shape (``in_pair_shape``): the same
+    statistics as ``kernels.simulate`` for the same seed, added to
+    ``stats`` once at the end. Seven tiles a hand (every preset) is a
+    constant of its own copy of the loop, so the deal's loops unroll."""
+    if rv[R_HAND_SIZE] == 7:
+        _pair_hands(rv, seed, n_hands, stats, 7)
+    else:
+        _pair_hands(rv, seed, n_hands, stats, rv[R_HAND_SIZE])
+
+
+@njit(cache=True, inline="always")
+def _pair_hands(rv, seed, n_hands, stats, hs):
+    """The loop of ``_simulate_pair``, ``hs`` tiles a hand."""
+    fl = rv[R_FIRST_LEAD]
+    hsm = rv[R_HAND_SCORING]
+    rnd = rv[R_ROUND]
+    tie_leader = rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER
+    lightest = rv[R_WINNER_BY] == WIN_LIGHTEST
+    alone = rv[R_ALONE_00]
+    perm = np.empty(28, np.int64)
+    s = np.uint64(seed)
+    w0 = w1 = nobody = domino = p0 = p1 = moves = np.int64(0)
+    for _ in range(n_hands):
+        s, h0, h1 = _deal_pair(s, perm, hs)
+        s, lot = _below(s, 2)
+        s, hc, ho, side, lp, rp = _lead_pair(s, h0, h1, lot, fl)
+        lead = side
+        moves += 1
+        while True:
+            s, hc, ho, side, lp, rp, status = _turn_pair(s, hc, ho, side, lp, rp)
+            if status:
+                break
+            moves += 1
+        w, pts = _score_pair(status, side, hc, ho, lead, hsm, rnd, tie_leader, lightest, alone)
+        if w == 0:
+            w0 += 1
+            p0 += pts
+        elif w == 1:
+            w1 += 1
+            p1 += pts
+        else:
+            nobody += 1
+        if status == ST_DOMINO:
+            domino += 1
+    stats[0] += w0
+    stats[1] += w1
+    stats[7] += nobody
+    stats[4] += domino
+    stats[5] += n_hands - domino
+    stats[8] += p0
+    stats[9] += p1
+    stats[12] += moves
+
+
+@njit(cache=True, inline="always")
+def _start_pair(s, perm, hs, fl):
+    """A fresh match's first hand to its lead (``kernels.simulate``'s deal,
+    lot and lead): ``(s, hand that led, other hand, leader, left pip, right
+    pip)``."""
+    s, h0, h1 = _deal_pair(s, perm, hs)
+    s, lot = _below(s, 2)
+    return _lead_pair(s, h0, h1, lot, fl)
+
+
+@njit(cache=True)
+def _simulate_pair_lanes(rv, seeds, counts, stats):
+    """``simulate_lanes`` in the pair shape: lane ``j`` plays ``counts[j]``
+    hands from ``seeds[j]``, one turn of every unfinished lane per round, so
+    that the lanes' dependency chains (generator, move choice, ends) overlap
+    in the CPU; each lane's hands are those of ``_simulate_pair`` with its
+    seed. Seven tiles a hand is a constant, as in ``_simulate_pair``."""
+    if rv[R_HAND_SIZE] == 7:
+        _pair_lanes(rv, seeds, counts, stats, 7)
+    else:
+        _pair_lanes(rv, seeds, counts, stats, rv[R_HAND_SIZE])
+
+
+@njit(cache=True, inline="always")
+def _pair_lanes(rv, seeds, counts, stats, hs):
+    """The loop of ``_simulate_pair_lanes``, ``hs`` tiles a hand."""
+    nl = seeds.shape[0]
+    fl = rv[R_FIRST_LEAD]
+    hsm = rv[R_HAND_SCORING]
+    rnd = rv[R_ROUND]
+    tie_leader = rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER
+    lightest = rv[R_WINNER_BY] == WIN_LIGHTEST
+    alone = rv[R_ALONE_00]
+    perm = np.empty(28, np.int64)
+    # each lane's hand in flight: generator, the hand that laid last, the other, their seat, the leader, the ends
+    ls = np.empty(nl, np.uint64)
+    lhc = np.zeros(nl, np.int64)
+    lho = np.zeros(nl, np.int64)
+    lside = np.zeros(nl, np.int64)
+    llead = np.zeros(nl, np.int64)
+    llp = np.zeros(nl, np.int64)
+    lrp = np.zeros(nl, np.int64)
+    left = np.zeros(nl, np.int64)
+    w0 = w1 = nobody = domino = p0 = p1 = moves = hands = np.int64(0)
+    live = 0
+    for j in range(nl):
+        left[j] = counts[j]
+        s = np.uint64(seeds[j])
+        if left[j] > 0:
+            s, lhc[j], lho[j], lside[j], llp[j], lrp[j] = _start_pair(s, perm, hs, fl)
+            llead[j] = lside[j]
+            moves += 1
+            live += 1
+        ls[j] = s
+    while live > 0:
+        for j in range(nl):
+            if left[j] == 0:
+                continue
+            s, hc, ho, side, lp, rp, status = _turn_pair_flat(ls[j], lhc[j], lho[j], lside[j], llp[j], lrp[j])
+            if status == 0:
+                moves += 1
+            else:
+                w, pts = _score_pair(status, side, hc, ho, llead[j], hsm, rnd, tie_leader, lightest, alone)
+                if w == 0:
+                    w0 += 1
+                    p0 += pts
+                elif w == 1:
+                    w1 += 1
+                    p1 += pts
+                else:
+                    nobody += 1
+                if status == ST_DOMINO:
+                    domino += 1
+                hands += 1
+                left[j] -= 1
+                if left[j] == 0:
+                    live -= 1
+                    continue
+                s, hc, ho, side, lp, rp = _start_pair(s, perm, hs, fl)
+                llead[j] = side
+                moves += 1
+            ls[j] = s
+            lhc[j] = hc
+            lho[j] = ho
+            lside[j] = side
+            llp[j] = lp
+            lrp[j] = rp
+    stats[0] += w0
+    stats[1] += w1
+    stats[7] += nobody
+    stats[4] += domino
+    stats[5] += hands - domino
+    stats[8] += p0
+    stats[9] += p1
+    stats[12] += moves
+
+
+@njit(cache=True)
+def simulate_lanes(rv, seeds, counts, stats):
+    """``simulate_fast(rv, seeds[j], counts[j], stats)`` for every lane
+    ``j``, with the same statistics: ``seeds`` (uint64, shape ``(K,)``,
+    each below 2**63) and ``counts`` (int64 >= 0, shape ``(K,)``) give each
+    lane's seed and number of hands; ``stats`` (int64, shape (16,)) as
+    :func:`kernels.simulate`. In the pair shape (``in_pair_shape``) the
+    lanes play interleaved, one turn each in turn (four Block lanes: 1.1 to
+    1.3 times the hands per CPU second of one lane through the same loop,
+    ``benchmarks/bench_engine.py --prototype``); otherwise one after the
+    other.
+
+    :raises ValueError: ``counts`` and ``seeds`` differ in length, or a
+        count is negative.
+    """
+    if counts.shape[0] != seeds.shape[0]:
+        raise ValueError("simulate_lanes: seeds and counts differ in length")
+    for j in range(counts.shape[0]):
+        if counts[j] < 0:
+            raise ValueError("simulate_lanes: a count is negative")
+    if in_pair_shape(rv):
+        _simulate_pair_lanes(rv, seeds, counts, stats)
+        return
+    for j in range(seeds.shape[0]):
+        if counts[j] > 0:
+            simulate_fast(rv, np.int64(seeds[j]), counts[j], stats)
