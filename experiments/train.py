@@ -30,10 +30,10 @@ from pathlib import Path
 
 #: the shipped models' settings: deals of insane's self-play, epochs, hidden layers
 RUNS = {
-    "block": {"deals": 10_000, "epochs": 15, "hidden": (256, 256)},
-    "draw": {"deals": 1_500, "epochs": 15, "hidden": (256, 256)},
-    "all_fives": {"deals": 3_000, "epochs": 15, "hidden": (256, 256)},
-    "kozel": {"deals": 1_500, "epochs": 15, "hidden": (256, 256)},
+    "block": {"deals": 10_000, "epochs": 15, "hidden": (128, 128)},
+    "draw": {"deals": 1_500, "epochs": 15, "hidden": (128, 128)},
+    "all_fives": {"deals": 3_000, "epochs": 15, "hidden": (128, 128)},
+    "kozel": {"deals": 1_500, "epochs": 15, "hidden": (128, 128)},
 }
 
 
