@@ -844,7 +844,7 @@ def main(argv=None) -> int:
         hint = ""
         if argv is not None or len(sys.argv) > 1:
             words = list(argv if argv is not None else sys.argv[1:])
-            if words and words[0] == "tournament" and "--out" in words:
+            if words and words[0] in ("tournament", "train") and "--out" in words:
                 hint = " (run the same command with --resume to continue)"
         sys.stderr.write(f"{PROG}: interrupted{hint}\n")
         return 130
