@@ -22,6 +22,8 @@ slice          width  content
                       seat, ``113:117`` the pip of each end, -1 closed)
 =============  =====  ========================================================
 
+The layout's version is :data:`ENCODING_VERSION` (1).
+
 Action ids are the engine's move codes, ``N_ACTIONS`` = 113 of them:
 ``tile * 4 + end`` (end 0 left, 1 right, 2 up, 3 down; the lead is listed
 with end 0) and ``112`` for Dominoball's replacement. The legal ids of a
@@ -40,7 +42,7 @@ from . import layout as L
 from . import observe as O
 from .observe import O_HAND, O_LINE, O_SIZE, O_UNSEEN, O_VOID
 
-__all__ = ["OBS_SIZE", "N_ACTIONS", "RAW_FIELDS", "RAW_NAMES", "encode_into", "encode",
+__all__ = ["OBS_SIZE", "N_ACTIONS", "ENCODING_VERSION", "RAW_FIELDS", "RAW_NAMES", "encode_into", "encode",
            "mask_into"]
 
 N_ACTIONS = L.MAX_MOVES
@@ -50,6 +52,11 @@ RAW_FIELDS = np.array([i for i in range(O_SIZE)
                       np.int64)
 F_HAND, F_LINE, F_UNSEEN, F_VOID, F_RAW = 0, 28, 56, 84, 112
 OBS_SIZE = F_RAW + len(RAW_FIELDS)
+#: the version of this vector's layout and of the action ids. A learned
+#: model records the version it was trained on (:mod:`dominoai.learn.model`)
+#: and is refused under another one; any change to the table above, to
+#: :data:`RAW_FIELDS` or to the meaning of an action id raises it.
+ENCODING_VERSION = 1
 
 
 def _raw_names() -> tuple:

@@ -1,0 +1,360 @@
+"""Learned networks as files: the model format, loading by name, the forward pass.
+
+A *model* is a multilayer perceptron over the observation vector of
+:mod:`dominoai.engine.encode` (``OBS_SIZE`` = 153 inputs): each input scaled
+by a fixed factor (:func:`input_scale`), hidden layers with ReLU, and a
+linear head, ``N_ACTIONS`` = 113 logits for a **policy** or 1 output for a
+**value**. It is saved as one ``.npz`` file (no pickles) holding
+
+- ``header``: a JSON text (below);
+- ``scale``: ``float32``, ``(OBS_SIZE,)``;
+- ``w0, b0, w1, b1, ...``: each layer's weights ``float32``,
+  ``(fan_in, fan_out)``, and bias ``(fan_out,)``.
+
+The header's fields:
+
+=====================  ======================================================
+``format``             ``"dominoai-mlp"``
+``format_version``     1
+``name``               the model's name (a shipped model's is its file's stem)
+``kind``               ``"policy"`` or ``"value"``
+``encoding_version``   :data:`~dominoai.engine.encode.ENCODING_VERSION` it was
+                       trained on
+``preset``             the preset it was trained for (``"block"``)
+``layers``             the layer sizes, ``[153, 256, 256, 113]``
+``training_command``   the command that trained it
+``data``               the data sizes (``{"deals": .., "decisions": ..}``)
+``code_hash``          :func:`code_hash` of the sources that trained it
+``created``            the UTC date and time, ISO 8601
+=====================  ======================================================
+
+The model's own content hash (:attr:`Model.sha256`, of the scale, weights
+and biases) is computed on load, never stored: results and records name a
+model by ``name`` and hash (:attr:`Model.ident`), never by a path.
+
+:func:`load_model` finds a shipped model by name (the files of
+``dominoai/learn/models/``, :func:`shipped_models`) or reads a file, and
+refuses with one line (:class:`ModelError`) a file that is not a model, or
+whose encoding version, kind or preset does not match. The forward pass runs
+in the numba kernels of :mod:`dominoai.learn.forward` (no JAX at play
+time); :mod:`dominoai.learn.jaxnet` defines the same network in JAX for
+training.
+
+This module imports numpy and numba only.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.encode import ENCODING_VERSION, F_RAW, N_ACTIONS, OBS_SIZE
+from ..rules import preset_names
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale",
+           "new_model", "load_model", "shipped_models", "default_model_name", "code_hash"]
+
+FORMAT = "dominoai-mlp"
+FORMAT_VERSION = 1
+#: what a model's head outputs: ``policy`` (``N_ACTIONS`` logits) or ``value`` (1 number)
+KINDS = ("policy", "value")
+#: the folder of the shipped models (package data), ``NAME.npz`` each
+MODELS_DIR = Path(__file__).parent / "models"
+
+
+class ModelError(ValueError):
+    """A model file that cannot be used here: not a model, another encoding
+    version, kind or preset, or an unknown name. The message is one line
+    (the command line prints it and exits with status 2)."""
+
+
+def input_scale() -> np.ndarray:
+    """The factor each observation entry is multiplied by before the first
+    layer (``float32``, ``(OBS_SIZE,)``): 1 for the 0/1 entries, 0.1 for the
+    plain numbers (pips, counts, points) from ``F_RAW`` on."""
+    s = np.ones(OBS_SIZE, np.float32)
+    s[F_RAW:] = 0.1
+    return s
+
+
+def _out_size(kind: str) -> int:
+    return N_ACTIONS if kind == "policy" else 1
+
+
+@dataclass(eq=False)
+class Model:
+    """A loaded (or new) network.
+
+    ``params``: one ``(w, b)`` pair per layer (``float32``, ``(fan_in,
+    fan_out)`` and ``(fan_out,)``); ``scale``: ``float32``, ``(OBS_SIZE,)``;
+    ``header``: the JSON header as a dict (see the module). Build one with
+    :func:`new_model`, :meth:`from_params` or :func:`load_model`.
+    """
+
+    params: list
+    scale: np.ndarray
+    header: dict
+    _packed: tuple | None = field(default=None, repr=False)
+    _sha: str | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------ the header
+    @property
+    def name(self) -> str:
+        """The model's name (a shipped model's is its file's stem)."""
+        return str(self.header.get("name", ""))
+
+    @property
+    def kind(self) -> str:
+        """``"policy"`` or ``"value"``."""
+        return self.header["kind"]
+
+    @property
+    def preset(self) -> str:
+        """The preset the model was trained for."""
+        return self.header["preset"]
+
+    @property
+    def layers(self) -> tuple:
+        """The layer sizes, input first: ``(153, 256, 256, 113)``."""
+        return tuple(int(x) for x in self.header["layers"])
+
+    @property
+    def sha256(self) -> str:
+        """The content hash (64 hex digits): sha256 of the scale, then each
+        layer's ``fan_in, fan_out`` (``int64``), weights and bias
+        (``float32``, little-endian, C order). Equal weights give equal
+        hashes whatever the header says."""
+        if self._sha is None:
+            h = hashlib.sha256()
+            h.update(np.ascontiguousarray(self.scale, "<f4").tobytes())
+            for w, b in self.params:
+                h.update(np.asarray(w.shape, "<i8").tobytes())
+                h.update(np.ascontiguousarray(w, "<f4").tobytes())
+                h.update(np.ascontiguousarray(b, "<f4").tobytes())
+            self._sha = h.hexdigest()
+        return self._sha
+
+    @property
+    def ident(self) -> str:
+        """How results and records name the model: ``"NAME@HASH12"`` (the
+        first 12 hex digits of :attr:`sha256`)."""
+        return f"{self.name}@{self.sha256[:12]}"
+
+    @classmethod
+    def from_params(cls, params, kind: str, preset: str, scale=None, **header) -> "Model":
+        """A model of ``params`` (a sequence of ``(w, b)`` pairs, or of dicts
+        with ``"w"`` and ``"b"``, any array type: JAX's too) for ``kind`` and
+        ``preset``; ``header`` adds or overrides header fields
+        (``name``, ``training_command``, ``data``).
+
+        :raises ModelError: an unknown kind or preset, or shapes that do not
+            chain from ``OBS_SIZE`` to the kind's output size.
+        """
+        pairs = []
+        for p in params:
+            w, b = (p["w"], p["b"]) if isinstance(p, dict) else p
+            pairs.append((np.asarray(w, np.float32).copy(), np.asarray(b, np.float32).copy()))
+        layers = [int(pairs[0][0].shape[0])] + [int(w.shape[1]) for w, _ in pairs] if pairs else []
+        head = {"format": FORMAT, "format_version": FORMAT_VERSION, "name": "", "kind": kind,
+                "encoding_version": ENCODING_VERSION, "preset": preset, "layers": layers,
+                "training_command": "", "data": {}, "code_hash": code_hash(),
+                "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        head.update(header)
+        m = cls(pairs, input_scale() if scale is None else np.asarray(scale, np.float32).copy(), head)
+        m._check_shapes("the new model")
+        return m
+
+    def _check_shapes(self, where: str) -> None:
+        h = self.header
+        if h.get("kind") not in KINDS:
+            raise ModelError(f"{where}: kind must be one of {', '.join(KINDS)} (got {h.get('kind')!r})")
+        if h.get("preset") not in preset_names():
+            raise ModelError(f"{where}: unknown preset {h.get('preset')!r}")
+        layers = list(h.get("layers") or [])
+        want = [OBS_SIZE] + [int(w.shape[1]) for w, _ in self.params[:-1]] + [_out_size(h["kind"])]
+        shapes_ok = (len(self.params) >= 1 and len(layers) == len(self.params) + 1
+                     and self.scale.shape == (OBS_SIZE,)
+                     and all(w.ndim == 2 and b.shape == (w.shape[1],) and w.shape[0] == layers[i]
+                             and w.shape[1] == layers[i + 1] for i, (w, b) in enumerate(self.params)))
+        if not shapes_ok or layers != want:
+            raise ModelError(f"{where}: its layers {layers} do not fit a {h['kind']} over the "
+                             f"observation vector ({OBS_SIZE} inputs, {_out_size(h['kind'])} outputs)")
+
+    # ------------------------------------------------------------ the forward pass
+    def packed(self) -> tuple:
+        """The network as :mod:`dominoai.learn.forward` takes it: ``(scale,
+        weights, shapes)``, ``float32`` ``(OBS_SIZE,)``, ``float32`` flat and
+        ``int64`` ``(n_layers, 2)`` (built once)."""
+        if self._packed is None:
+            flat = np.concatenate([np.concatenate([w.ravel(), b]) for w, b in self.params])
+            shapes = np.array([w.shape for w, _ in self.params], np.int64)
+            self._packed = (np.ascontiguousarray(self.scale, np.float32),
+                            np.ascontiguousarray(flat, np.float32), shapes)
+        return self._packed
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The outputs (``float32``, ``(n, n_out)``, or ``(n_out,)`` for one
+        input) of observation vectors ``x`` (``(n, OBS_SIZE)`` or
+        ``(OBS_SIZE,)``): logits of a policy (every id, legal or not), the
+        value of a value network. Runs the numba kernel.
+
+        :raises ValueError: ``x``'s last axis is not ``OBS_SIZE`` long.
+        """
+        from .forward import forward_batch
+        x = np.asarray(x, np.float32)
+        one = x.ndim == 1
+        xs = np.ascontiguousarray(x[None] if one else x)
+        if xs.ndim != 2 or xs.shape[1] != OBS_SIZE:
+            raise ValueError(f"observation vectors have {OBS_SIZE} entries (got shape {x.shape})")
+        out = np.empty((xs.shape[0], self.layers[-1]), np.float32)
+        forward_batch(xs, *self.packed(), out)
+        return out[0] if one else out
+
+    # ------------------------------------------------------------ files
+    def save(self, path, **header) -> Path:
+        """Write the model to ``path`` (``.npz``), whole or not at all;
+        ``header`` updates header fields first (``name`` defaults to the
+        file's stem when the model has none).
+
+        :raises OSError: the folder cannot be written.
+        """
+        from .._files import atomic_write
+        path = Path(path)
+        self.header.update(header)
+        if not self.header.get("name"):
+            self.header["name"] = path.stem
+        arrays = {"header": np.array(json.dumps(self.header, sort_keys=True)),
+                  "scale": np.asarray(self.scale, np.float32)}
+        for i, (w, b) in enumerate(self.params):
+            arrays[f"w{i}"] = w
+            arrays[f"b{i}"] = b
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                np.savez(f, **arrays)
+        return atomic_write(path, write)
+
+
+def new_model(kind: str, preset: str, hidden=(256, 256), seed: int = 0, **header) -> Model:
+    """A model with fresh weights (He-normal weights, zero biases; the
+    head's weights 100 times smaller), drawn from ``numpy``'s generator of
+    ``seed``. ``hidden``: the hidden layer sizes.
+
+    :raises ModelError: an unknown kind or preset.
+    """
+    if kind not in KINDS:
+        raise ModelError(f"kind must be one of {', '.join(KINDS)} (got {kind!r})")
+    rng = np.random.default_rng(seed)
+    sizes = [OBS_SIZE, *[int(h) for h in hidden], _out_size(kind)]
+    params = []
+    for i in range(len(sizes) - 1):
+        std = np.sqrt(2.0 / sizes[i]) * (0.01 if i == len(sizes) - 2 else 1.0)
+        params.append((rng.normal(0.0, std, (sizes[i], sizes[i + 1])).astype(np.float32),
+                       np.zeros(sizes[i + 1], np.float32)))
+    return Model.from_params(params, kind, preset, **header)
+
+
+def shipped_models() -> dict:
+    """The shipped models, ``{name: path}`` (the ``.npz`` files of
+    :data:`MODELS_DIR`), sorted by name."""
+    if not MODELS_DIR.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(MODELS_DIR.glob("*.npz"))}
+
+
+def default_model_name(preset: str, kind: str = "policy") -> str:
+    """The name of the shipped ``kind`` model for ``preset``:
+    ``"PRESET-KIND"`` (``"block-policy"``).
+
+    :raises ModelError: no such model is shipped (the message names the
+        presets that have one).
+    """
+    name = f"{preset}-{kind}"
+    if name not in shipped_models():
+        have = sorted(n[: -len(kind) - 1] for n in shipped_models() if n.endswith("-" + kind))
+        raise ModelError(f"no {kind} model is shipped for {preset}; presets with one: "
+                         f"{', '.join(have) or 'none'}")
+    return name
+
+
+def _looks_like_path(s: str) -> bool:
+    return s.endswith(".npz") or os.sep in s or "/" in s or (os.altsep or "/") in s
+
+
+def load_model(name_or_path, preset: str | None = None, kind: str | None = None) -> Model:
+    """A shipped model by name (:func:`shipped_models`) or a model file.
+
+    :param preset: when given, the model must have been trained for it.
+    :param kind: when given, ``"policy"`` or ``"value"``: the model must be one.
+    :raises ModelError: an unknown name, a file that cannot be read or is
+        not a model of this format, a newer format version, another
+        encoding version, or the wrong kind or preset (one line each).
+    """
+    text = str(name_or_path)
+    shipped = shipped_models()
+    if isinstance(name_or_path, Path) or _looks_like_path(text) or text not in shipped:
+        path = Path(text)
+        if not path.is_file():
+            if _looks_like_path(text) or isinstance(name_or_path, Path):
+                raise ModelError(f"no model file {text}")
+            raise ModelError(f"unknown model {text!r}; shipped models: {', '.join(shipped) or 'none'} "
+                             "(or give a .npz file)")
+        where = f"model file {path.name}"
+    else:
+        path = shipped[text]
+        where = f"model {text!r}"
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            header = json.loads(str(z["header"][()]))
+            scale = np.asarray(z["scale"], np.float32)
+            n = sum(1 for k in z.files if k.startswith("w"))
+            params = [(np.asarray(z[f"w{i}"], np.float32), np.asarray(z[f"b{i}"], np.float32))
+                      for i in range(n)]
+    except Exception as e:  # noqa: BLE001 - any failure to read is "not a model"
+        raise ModelError(f"{where} is not a dominoai model ({type(e).__name__}: "
+                         f"{str(e).splitlines()[0] if str(e) else 'unreadable'})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ModelError(f"{where} is not a dominoai model (format {header.get('format')!r}, "
+                         f"expected {FORMAT!r})" if isinstance(header, dict) else
+                         f"{where} is not a dominoai model (its header is not an object)")
+    if not isinstance(header.get("format_version"), int) or header["format_version"] > FORMAT_VERSION:
+        raise ModelError(f"{where} has format version {header.get('format_version')!r}; this dominoai "
+                         f"reads up to {FORMAT_VERSION}")
+    if header.get("encoding_version") != ENCODING_VERSION:
+        raise ModelError(f"{where} was trained on observation encoding version "
+                         f"{header.get('encoding_version')!r}; this dominoai encodes version "
+                         f"{ENCODING_VERSION}")
+    if kind is not None and header.get("kind") != kind:
+        raise ModelError(f"{where} is a {header.get('kind')} model, not a {kind} model")
+    if preset is not None and header.get("preset") != preset:
+        raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
+    if not header.get("name"):
+        header["name"] = path.stem
+    m = Model(params, scale, header)
+    m._check_shapes(where)
+    return m
+
+
+_CODE_HASH: str | None = None
+
+
+def code_hash() -> str:
+    """A hash of the package's Python sources (16 hex digits): sha256 over
+    every ``dominoai/**/*.py`` file's path (relative, ``/``-separated) and
+    bytes, in path order. Models record it as the code that trained them."""
+    global _CODE_HASH
+    if _CODE_HASH is None:
+        root = Path(__file__).resolve().parents[1]
+        h = hashlib.sha256()
+        for p in sorted(root.rglob("*.py")):
+            rel = p.relative_to(root).as_posix()
+            if "__pycache__" in rel:
+                continue
+            h.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
+        _CODE_HASH = h.hexdigest()[:16]
+    return _CODE_HASH

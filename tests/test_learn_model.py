@@ -1,0 +1,162 @@
+"""The learned-model format (dominoai.learn.model): the numba forward pass
+against the JAX definition and against a plain numpy reference, save and
+load, refusals of mismatched headers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dominoai.engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE
+from dominoai.learn import forward as F
+from dominoai.learn.model import Model, ModelError, input_scale, load_model, new_model
+
+
+def _numpy_forward(model, x):
+    """An independent reference: the network in plain numpy, float64."""
+    h = x.astype(np.float64) * model.scale
+    for i, (w, b) in enumerate(model.params):
+        h = h @ w.astype(np.float64) + b
+        if i < len(model.params) - 1:
+            h = np.maximum(h, 0.0)
+    return h
+
+
+def _random_model(kind="policy", hidden=(32, 16), seed=1):
+    """Random weights and nonzero biases (a fresh model's biases are 0)."""
+    rng = np.random.default_rng(seed)
+    m = new_model(kind, "block", hidden=hidden, seed=seed)
+    params = [(rng.normal(0, 0.3, w.shape).astype(np.float32), rng.normal(0, 0.3, b.shape).astype(np.float32))
+              for w, b in m.params]
+    return Model.from_params(params, kind, "block")
+
+
+def _random_inputs(n, seed=2):
+    """Observation-like vectors: 0/1 tile sets and small plain numbers."""
+    rng = np.random.default_rng(seed)
+    x = (rng.random((n, OBS_SIZE)) < 0.3).astype(np.float32)
+    x[:, 112:] = rng.integers(-1, 40, (n, OBS_SIZE - 112))
+    return x
+
+
+@pytest.mark.parametrize("kind", ["policy", "value"])
+def test_numba_forward_equals_numpy_reference(kind):
+    m = _random_model(kind)
+    x = _random_inputs(50)
+    got = m.forward(x)
+    assert got.shape == (50, N_ACTIONS if kind == "policy" else 1) and got.dtype == np.float32
+    np.testing.assert_allclose(got, _numpy_forward(m, x), rtol=1e-4, atol=1e-4)
+    np.testing.assert_array_equal(m.forward(x[3]), got[3])   # one input = the same row of a batch
+
+
+def test_numba_forward_equals_jax():
+    jnp = pytest.importorskip("jax.numpy", reason="the JAX network needs the [learn] extra (jax)")
+    from dominoai.learn import jaxnet
+    for seed in (1, 2, 3):
+        m = _random_model(hidden=(24, 24, 8), seed=seed)
+        x = _random_inputs(40, seed=seed + 10)
+        want = np.asarray(jaxnet.apply(jaxnet.params_of(m), jnp.asarray(m.scale), jnp.asarray(x)))
+        np.testing.assert_allclose(m.forward(x), want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_hand_computed_network():
+    """1 hidden unit: relu(0.1 * pips * 2 + 1) then * 3 - 1, every other weight 0."""
+    w0 = np.zeros((OBS_SIZE, 1), np.float32)
+    w0[120, 0] = 2.0
+    b0 = np.array([1.0], np.float32)
+    w1 = np.zeros((1, 1), np.float32)
+    w1[0, 0] = 3.0
+    m = Model.from_params([(w0, b0), (w1, np.array([-1.0], np.float32))], "value", "block")
+    x = np.zeros((2, OBS_SIZE), np.float32)
+    x[0, 120] = 5.0          # 0.1 * 5 * 2 + 1 = 2 -> 2 * 3 - 1 = 5
+    x[1, 120] = -10.0        # 0.1 * -10 * 2 + 1 = -1 -> relu 0 -> -1
+    np.testing.assert_allclose(m.forward(x)[:, 0], [5.0, -1.0], rtol=1e-6)
+    assert input_scale()[120] == np.float32(0.1) and input_scale()[0] == 1.0
+
+
+def test_masked_argmax_and_policy_pick():
+    m = _random_model()
+    x = _random_inputs(1)[0]
+    z = m.forward(x)
+    codes = np.array([7, 40, 3, 90], np.int64)
+    want = codes[np.argmax(z[codes])]
+    assert F.masked_argmax(z, codes, 4) == want
+    assert F.masked_argmax(z, codes, 1) == 7
+
+
+def test_save_load_round_trip(tmp_path):
+    m = _random_model()
+    p = m.save(tmp_path / "mine.npz", training_command="dominoai train", data={"deals": 3})
+    back = load_model(p)
+    assert back.name == "mine" and back.kind == "policy" and back.preset == "block"
+    assert back.layers == (OBS_SIZE, 32, 16, N_ACTIONS)
+    assert back.header["encoding_version"] == ENCODING_VERSION
+    assert back.header["training_command"] == "dominoai train" and back.header["data"] == {"deals": 3}
+    assert len(back.header["code_hash"]) == 16 and back.header["created"].endswith("Z")
+    for (w, b), (w2, b2) in zip(m.params, back.params):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    assert back.sha256 == m.sha256 and back.ident == f"mine@{m.sha256[:12]}"
+    x = _random_inputs(30)
+    assert np.array_equal(back.forward(x), m.forward(x))
+    codes = np.arange(0, N_ACTIONS, 3, dtype=np.int64)
+    for row in x:
+        assert F.masked_argmax(back.forward(row), codes, len(codes)) == \
+            F.masked_argmax(m.forward(row), codes, len(codes))
+    assert list(tmp_path.iterdir()) == [p]          # no temporary file left
+
+
+def test_the_hash_follows_the_weights_only(tmp_path):
+    a = _random_model(seed=1)
+    b = _random_model(seed=1)
+    b.header["name"] = "other"
+    assert a.sha256 == b.sha256
+    c = _random_model(seed=1)
+    c.params[0][0][5, 3] += 1e-3
+    c._packed = c._sha = None
+    assert c.sha256 != a.sha256
+
+
+def _tamper(tmp_path, **header):
+    m = _random_model()
+    p = m.save(tmp_path / "m.npz")
+    with np.load(p) as z:
+        arrays = {k: z[k] for k in z.files}
+    h = json.loads(str(arrays["header"][()]))
+    h.update(header)
+    arrays["header"] = np.array(json.dumps(h))
+    q = tmp_path / "bad.npz"
+    np.savez(q, **arrays)
+    return q
+
+
+@pytest.mark.parametrize("header, words", [
+    ({"encoding_version": ENCODING_VERSION + 1}, "encoding version"),
+    ({"format": "other"}, "not a dominoai model"),
+    ({"format_version": 99}, "format version 99"),
+    ({"layers": [OBS_SIZE, 32, 17, N_ACTIONS]}, "do not fit"),
+    ({"kind": "value"}, "do not fit"),
+])
+def test_a_mismatched_header_is_refused(tmp_path, header, words):
+    with pytest.raises(ModelError, match=words) as e:
+        load_model(_tamper(tmp_path, **header))
+    assert "\n" not in str(e.value)
+
+
+def test_kind_preset_and_name_are_checked(tmp_path):
+    p = _random_model().save(tmp_path / "m.npz")
+    assert load_model(p, preset="block", kind="policy").name == "m"
+    with pytest.raises(ModelError, match="trained for block, not for draw"):
+        load_model(p, preset="draw")
+    with pytest.raises(ModelError, match="a policy model, not a value model"):
+        load_model(p, kind="value")
+    with pytest.raises(ModelError, match="unknown model 'no-such-model'"):
+        load_model("no-such-model")
+    with pytest.raises(ModelError, match="no model file"):
+        load_model(tmp_path / "missing.npz")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    with pytest.raises(ModelError, match="not a dominoai model"):
+        load_model(junk)
+    assert issubclass(ModelError, ValueError)
