@@ -13,6 +13,7 @@ Subcommands::
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
+    dominoai train --variant NAME --deals N --epochs E --out DIR [--jobs N] [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
@@ -118,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (_add_replay, _add_render, _add_view, _add_simulate, _add_play, _add_serve, _add_tournament,
-                _add_summary, _add_plot, _add_tune, _add_bots):
+                _add_summary, _add_plot, _add_tune, _add_bots, _add_train):
         add(sub)
     return p
 
@@ -372,6 +373,86 @@ def _cmd_bots(args) -> int:
         return cmd_bots(args)
     except ValueError as e:
         raise _usage(e) from None
+
+
+def _add_train(sub) -> None:
+    """The ``train`` subcommand."""
+    tr = sub.add_parser("train", help="train a policy network by imitating a bot (needs dominoai[learn])",
+                        description="Play the teacher against itself on --deals deals (each in every seat "
+                                    "rotation), keep each decision (observation vector, legal ids, the "
+                                    "chosen id, the hand's margin) as DIR/data.npz, then train a policy "
+                                    "network to predict the teacher's move; write DIR/model.npz (for "
+                                    "neural:model=DIR/model.npz), DIR/log.parquet and DIR/curve.png.")
+    tr.add_argument("--variant", required=True, metavar="NAME", help=f"a preset: {_presets()}")
+    tr.add_argument("--kind", choices=("policy",), default="policy", help="what the network predicts (policy)")
+    tr.add_argument("--deals", type=_int_at_least(1), default=2000, metavar="N",
+                    help="deals the teacher plays (default 2000)")
+    tr.add_argument("--teacher", default="insane", metavar="SPEC", help="the bot imitated (default insane)")
+    tr.add_argument("--epochs", type=_int_at_least(1), default=20, metavar="E",
+                    help="passes over the training decisions (default 20)")
+    tr.add_argument("--hidden", default="256,256", metavar="SIZES",
+                    help="hidden layer sizes, comma-separated (default 256,256)")
+    tr.add_argument("--batch", type=_int_at_least(1), default=512, metavar="N",
+                    help="decisions per training step (default 512)")
+    tr.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's step (default 0.001)")
+    tr.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
+                    help="share of the hands kept out of training to measure it (default 0.1)")
+    tr.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
+                    help="seed of the deals (offset by 10000), the split and the weights (default 0)")
+    tr.add_argument("--jobs", type=int, default=1, metavar="N",
+                    help="processes playing the teacher (-1: every core; default 1)")
+    tr.add_argument("--backend", choices=("dask", "ray"), help="play the teacher on a cluster through joblib")
+    tr.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
+    tr.add_argument("--resume", action="store_true",
+                    help="go on in DIR: reuse its dataset and continue from its checkpoint")
+    tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                    help="progress bars on stderr (default on)")
+    tr.set_defaults(func=_cmd_train)
+
+
+def _cmd_train(args) -> int:
+    import os
+
+    from .rules import preset_names
+    if args.variant not in preset_names():
+        raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
+    try:
+        hidden = tuple(int(x) for x in args.hidden.split(","))
+        if not hidden or min(hidden) < 1:
+            raise ValueError
+    except ValueError:
+        raise UsageError(f"--hidden must be positive integers joined by commas (got {args.hidden!r})") from None
+    if not (args.learning_rate > 0 and args.learning_rate < float("inf")):
+        raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
+    if not 0.0 <= args.held_out <= 0.9:
+        raise UsageError(f"--held-out must be between 0 and 0.9 (got {args.held_out})")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} is a file, not a folder")
+    from .bots import make_bot
+    from .errors import check_jobs
+    try:
+        check_jobs(args.jobs)
+        make_bot(args.teacher)
+    except ValueError as e:
+        raise _usage(e) from None
+    try:
+        import jax  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError:
+        raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
+    from .learn.imitation import train_run
+    try:
+        res = train_run(args.out, args.variant, args.deals, epochs=args.epochs, teacher=args.teacher,
+                        hidden=hidden, batch=args.batch, learning_rate=args.learning_rate,
+                        held_out=args.held_out, seed=args.seed, jobs=args.jobs, backend=args.backend,
+                        resume=args.resume, progress=args.progress)
+    except ValueError as e:
+        raise _usage(e) from None
+    last = res.log[-1]
+    print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
+          f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
+          f"after {last['epoch']} epochs")
+    return 0
 
 
 # ---------------------------------------------------------------- replay

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from dominoai.engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE
+from dominoai.engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from dominoai.learn import forward as F
 from dominoai.learn.model import Model, ModelError, input_scale, load_model, new_model
 
@@ -160,3 +160,80 @@ def test_kind_preset_and_name_are_checked(tmp_path):
     with pytest.raises(ModelError, match="not a dominoai model"):
         load_model(junk)
     assert issubclass(ModelError, ValueError)
+
+
+# ---------------------------------------------------------------- the dataset and training
+def _medium_games(n_deals, seed=5):
+    """Block hands of medium against itself, played here; returns the
+    records and, per decision, (observation vector, chosen id, seat) as the
+    game saw them, and the margin of each hand per seat."""
+    from dominoai import Match
+    from dominoai.bots import make_bot
+    from dominoai.records import record_from_match
+    from dominoai.tournament.loop import margins
+    bot = make_bot("medium")
+    recs, seen = [], []
+    for d in range(n_deals):
+        m = Match("block", seed=seed + d)
+        h = m.new_hand()
+        rows = []
+        while not h.over:
+            obs = h.observe()
+            mv = bot.act(obs)
+            rows.append((encode(obs.array), mv.code, obs.seat))
+            h.play(mv)
+        mg = margins(m.rules, h.points)
+        seen += [(x, c, s, mg[s]) for x, c, s in rows]
+        recs.append(record_from_match(m, ["medium", "medium"]))
+    return recs, seen
+
+
+def test_decisions_replay_what_the_game_saw():
+    from dominoai.learn.imitation import decisions
+    recs, seen = _medium_games(4)
+    d = decisions(recs)
+    assert len(d["action"]) == len(seen) > 20
+    for i, (x, code, seat, margin) in enumerate(seen):
+        assert np.array_equal(d["obs"][i], x)
+        assert d["action"][i] == code and d["seat"][i] == seat and d["margin"][i] == margin
+        assert d["mask"][i, code]
+    assert d["hand"][0] == 0 and d["hand"][-1] == 3 and np.all(np.diff(d["hand"]) >= 0)
+    # block, two seats: the margins of one hand are +m and -m
+    first = d["hand"] == 0
+    assert set(np.abs(d["margin"][first]).tolist()) == {abs(float(d["margin"][0]))}
+
+
+def test_dataset_round_trip_and_split(tmp_path):
+    from dominoai.learn.imitation import decisions, load_dataset, save_dataset, split_hands
+    recs, _ = _medium_games(3)
+    d = decisions(recs)
+    p = save_dataset(tmp_path / "d.npz", d, preset="block", teacher="medium")
+    back, meta = load_dataset(p)
+    assert meta["rows"] == len(d["action"]) and meta["hands"] == 3 and meta["preset"] == "block"
+    for k in d:
+        assert np.array_equal(back[k], d[k]) and back[k].dtype == d[k].dtype
+    tr, te = split_hands(d["hand"], 0.34, seed=1)
+    assert len(np.unique(d["hand"][te])) == 1 and not set(d["hand"][tr]) & set(d["hand"][te])
+    assert sorted(np.concatenate([tr, te]).tolist()) == list(range(len(d["hand"])))
+
+
+def test_training_loss_falls_and_resumes(tmp_path):
+    pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
+    from dominoai.learn.imitation import decisions, train_policy
+    recs, _ = _medium_games(12)
+    d = decisions(recs)
+    kw = dict(hidden=(32,), batch=32, learning_rate=3e-3, held_out=0.2, seed=3)
+    full = train_policy(d, "block", epochs=4, **kw)
+    losses = [e["train_loss"] for e in full.log]
+    assert losses[-1] < 0.6 * losses[0], losses
+    assert full.log[-1]["train_accuracy"] > full.log[0]["train_accuracy"]
+    assert 0 < full.log[-1]["held_accuracy"] <= 1
+    # a run stopped after 2 epochs and resumed ends where the straight run ends
+    train_policy(d, "block", epochs=2, checkpoint_dir=tmp_path, **kw)
+    again = train_policy(d, "block", epochs=4, checkpoint_dir=tmp_path, resume=True, **kw)
+    assert [e["epoch"] for e in again.log] == [1, 2, 3, 4]
+    np.testing.assert_allclose([e["train_loss"] for e in again.log], losses, rtol=1e-5)
+    x = d["obs"][:20]
+    np.testing.assert_allclose(again.model.forward(x), full.model.forward(x), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="other settings"):
+        train_policy(d, "block", epochs=4, checkpoint_dir=tmp_path, resume=True, **{**kw, "batch": 64})

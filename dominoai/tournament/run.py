@@ -474,6 +474,19 @@ _RUN_DEFAULTS = {k: p.default for k, p in inspect.signature(run_tournament).para
                  if k not in ("variant", "rules_overrides")}
 
 
+def _models_of(specs, rules: Rules) -> dict:
+    """``{spec: "NAME@HASH12"}`` for each bot that plays a learned model
+    (its ``model_ident`` under ``rules``): the provenance names the model by
+    name and content hash, whatever file it came from."""
+    out = {}
+    for s in specs:
+        bot = make_bot(s)
+        if hasattr(bot, "model_ident"):
+            bot.use_rules(rules)
+            out[s] = bot.model_ident
+    return out
+
+
 def _run(spec: TournamentSpec) -> TournamentResult:
     """The tournament of ``spec``: resume or start, play the batches left,
     assemble and write the tables."""
@@ -486,9 +499,10 @@ def _run(spec: TournamentSpec) -> TournamentResult:
     ident = sched.ident()
     config = dict(sched.config(), bots=[list(b) if isinstance(b, tuple) else b for b in spec.bots], id=ident)
     specs = list(dict.fromkeys(s for t in sched.tables for s in t.specs()))
+    models = _models_of(specs, spec.rules)
     provenance = make_provenance(spec.command or spec.python_call(), spec.rules, config["bots"], spec.seed,
                                  mode=spec.mode, deals=spec.deals, tournament=ident,
-                                 tables=[t.label for t in sched.tables])
+                                 tables=[t.label for t in sched.tables], **({"models": models} if models else {}))
     done: set[int] = set()
     if manifest is not None:
         done = _resumable(manifest, sched, parts)

@@ -1,0 +1,144 @@
+"""The ``neural`` bot and ``dominoai train``: the bot plays its network's
+best legal id (checked against a numpy reference), samples at a
+temperature with its seeded generator, refuses a model of another preset,
+and names its model by name and hash in a tournament's provenance; the
+command refuses bad input in one line and resumes a run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dominoai import Match
+from dominoai.bots import make_bot
+from dominoai.cli import main
+from dominoai.engine.encode import encode
+from dominoai.learn.model import Model, ModelError, load_model, new_model
+
+
+def _reference_logits(model, obs):
+    """The network in numpy, float64, from the observation's array."""
+    h = encode(obs.array).astype(np.float64) * model.scale
+    for i, (w, b) in enumerate(model.params):
+        h = h @ w.astype(np.float64) + b
+        if i < len(model.params) - 1:
+            h = np.maximum(h, 0.0)
+    return h
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    rng = np.random.default_rng(7)
+    m = new_model("policy", "block", hidden=(48, 24), seed=7)
+    params = [(rng.normal(0, 0.4, w.shape).astype(np.float32), rng.normal(0, 0.4, b.shape).astype(np.float32))
+              for w, b in m.params]
+    return Model.from_params(params, "policy", "block").save(tmp_path_factory.mktemp("models") / "tiny.npz")
+
+
+def _positions(preset="block", deals=6):
+    """Every decision of a few hands of medium against itself."""
+    bot = make_bot("medium")
+    out = []
+    for d in range(deals):
+        h = Match(preset, seed=100 + d).new_hand()
+        while not h.over:
+            obs = h.observe()
+            out.append(obs)
+            h.play(bot.act(obs))
+    return out
+
+
+def test_neural_plays_the_best_legal_logit(model_file):
+    model = load_model(model_file)
+    bot = make_bot(f"neural:model={model_file}")
+    assert bot.uses_seed is False and bot.model_ident == f"tiny@{model.sha256[:12]}"
+    moves_differ = 0
+    for obs in _positions():
+        codes = obs.legal_codes()
+        z = _reference_logits(model, obs)
+        want = int(codes[np.argmax(z[codes])])
+        assert bot.act(obs).code == want
+        moves_differ += want != int(codes[0])
+    assert moves_differ > 0       # not merely the first listed move
+
+
+def test_temperature_samples_the_softmax(model_file):
+    model = load_model(model_file)
+    obs = next(o for o in _positions() if len(o.legal_codes()) >= 3)
+    codes = obs.legal_codes()
+    z = _reference_logits(model, obs)[codes] / 2.0
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    bot = make_bot(f"neural:model={model_file},temperature=2,seed=9")
+    assert bot.uses_seed
+    n = 1500
+    got = np.array([bot.act(obs).code for _ in range(n)])
+    freq = np.array([(got == c).mean() for c in codes])
+    sd = np.sqrt(p * (1 - p) / n)
+    assert np.all(np.abs(freq - p) <= 4.5 * sd + 1e-9), (freq, p)
+    again = make_bot(f"neural:model={model_file},temperature=2,seed=9")
+    assert [again.act(obs).code for _ in range(50)] == got[:50].tolist()
+
+
+def test_a_model_of_another_preset_is_refused(model_file):
+    bot = make_bot(f"neural:model={model_file}")
+    obs = Match("draw", seed=1).new_hand().observe()
+    with pytest.raises(ModelError, match="trained for block, not for draw"):
+        bot.act(obs)
+    with pytest.raises(ValueError, match="unknown model 'nothing-such'"):
+        make_bot("neural:model=nothing-such")
+    with pytest.raises(ValueError, match="temperature must be >= 0.0"):
+        make_bot("neural:temperature=-1")
+
+
+def test_the_provenance_names_the_model_by_hash(model_file, tmp_path):
+    from dominoai.tournament import run_tournament
+    spec = f"neural:model={model_file}"
+    res = run_tournament("block", [spec, "medium"], hands=2, progress=False, out=tmp_path / "r.parquet")
+    ident = load_model(model_file).ident
+    assert res.provenance["models"] == {spec: ident}
+    from dominoai.tournament import read_provenance
+    assert read_provenance(tmp_path / "r.parquet")["models"] == {spec: ident}
+
+
+# ---------------------------------------------------------------- dominoai train
+@pytest.mark.parametrize("args, words", [
+    (["--variant", "nope"], "unknown preset 'nope'"),
+    (["--variant", "block", "--hidden", "64,0"], "--hidden must be positive integers"),
+    (["--variant", "block", "--held-out", "0.95"], "--held-out must be between 0 and 0.9"),
+    (["--variant", "block", "--learning-rate", "-1"], "--learning-rate must be a positive number"),
+    (["--variant", "block", "--teacher", "genius"], "unknown bot 'genius'"),
+    (["--variant", "block", "--jobs", "0"], "--jobs must be a positive number of processes"),
+    (["--variant", "block", "--deals", "0"], "--deals: must be at least 1"),
+])
+def test_train_refuses_bad_input(tmp_path, capsys, args, words):
+    out = tmp_path / "run"
+    assert main(["train", *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and err.startswith("dominoai: error: ")
+    assert not out.exists()
+
+
+def test_train_writes_a_run_and_resumes(tmp_path, capsys):
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    import pandas as pd
+    out = tmp_path / "run"
+    args = ["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--epochs", "2",
+            "--hidden", "16", "--batch", "16", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data.npz", "log.parquet",
+                                                      "model.npz"]
+    m = load_model(out / "model.npz", preset="block", kind="policy")
+    assert m.layers == (153, 16, 113) and m.header["teacher"] == "medium"
+    assert m.header["training_command"].startswith("dominoai train --variant block --kind policy --deals 3 ")
+    assert str(tmp_path) not in str(m.header)
+    assert m.header["data"]["deals"] == 3 and m.header["data"]["hands"] == 6
+    log = pd.read_parquet(out / "log.parquet")
+    assert log["epoch"].tolist() == [1, 2] and set(log.columns) >= {"train_loss", "held_accuracy", "seconds"}
+    assert f"({m.ident})" in capsys.readouterr().out
+    assert main(args) == 2                                     # the folder is in use
+    assert "add --resume" in capsys.readouterr().err
+    assert main([*args, "--resume"]) == 0                      # nothing left to train: the same model
+    assert load_model(out / "model.npz").sha256 == m.sha256
+    assert main([*args[:-3], "--deals", "4", "--out", str(out), "--resume", "--no-progress"]) == 2
+    assert "other settings (deals 3)" in capsys.readouterr().err
