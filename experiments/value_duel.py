@@ -76,11 +76,13 @@ def calibrate(preset: str, plies: int, n: int = 60, seed: int = 7) -> tuple[str,
     base.use_rules(get_rules(preset))
     worlds = int(base.worlds)
     ms_base = median_ms("insane", obs)
+    # at value_plies=1 a world's rollouts are equal: one is enough
+    extra = ",rollouts=1" if plies == 1 else ""
     w = worlds
     for _ in range(2):
-        ms = median_ms(f"insane:value_plies={plies},worlds={w}", obs)
+        ms = median_ms(f"insane:value_plies={plies}{extra},worlds={w}", obs)
         w = max(8, int(round(w * ms_base / ms)))
-    spec = f"insane:value_plies={plies},worlds={w}"
+    spec = f"insane:value_plies={plies}{extra},worlds={w}"
     return spec, median_ms(spec, obs), ms_base
 
 

@@ -11,8 +11,8 @@ from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.engine import layout as L
 from dominoai.learn.model import ModelError, new_model
-from dominoai.learn.value import (ValueModel, load_value_model, new_value_model, positions,
-                                  split_hands, value_targets)
+from dominoai.learn.imitation import split_hands
+from dominoai.learn.value import ValueModel, load_value_model, new_value_model, positions, value_targets
 from dominoai.learn.world_encode import (W_BONE, W_CUR, W_ENDS, W_HANDS, W_LINE, W_MUST, W_RAW,
                                          W_SPIN, WORLD_SIZE, encode_world)
 from dominoai.moves import Move
@@ -204,3 +204,26 @@ def test_value_targets_and_positions():
     assert all(abs(v) <= 12 * n for v, n in zip(y, left))
     tr, te = split_hands(hands, 0.5, seed=0)
     assert len(set(hands[tr]) & set(hands[te])) == 0 and len(tr) + len(te) == len(hands)
+
+
+def test_training_lowers_the_error_and_resumes(tmp_path):
+    pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
+    from dominoai.learn.value import encode_worlds, train_value, write_log
+    from dominoai.tournament.run import play_records
+    st, seats, hands = positions(play_records("draw", ["medium"], hands=3, seed=5))
+    y, solved = value_targets(st, seats, "draw", exact=6, rollouts=2, seed=2)
+    data = {"world": encode_worlds(st, seats, "draw"), "target": y, "solved": solved,
+            "seat": seats, "hand": hands}
+    kw = dict(hidden=(16,), batch=8, learning_rate=1e-2, held_out=0.2, seed=1)
+    full = train_value(data, "draw", epochs=6, **kw)
+    # 130 worlds whose targets vary by about 270 points squared
+    assert full.log[-1]["train_mse"] < 0.85 * full.log[0]["train_mse"]
+    assert full.model.kind == "value" and full.model.preset == "draw"
+    part = train_value(data, "draw", epochs=3, checkpoint_dir=tmp_path, **kw)
+    assert len(part.log) == 3
+    rest = train_value(data, "draw", epochs=6, checkpoint_dir=tmp_path, resume=True, **kw)
+    assert [e["epoch"] for e in rest.log] == [1, 2, 3, 4, 5, 6]
+    np.testing.assert_allclose([e["train_mse"] for e in rest.log],
+                               [e["train_mse"] for e in full.log], rtol=1e-4)
+    pq, png = write_log(rest.log, tmp_path)
+    assert pq.exists() and png.stat().st_size > 0

@@ -17,7 +17,8 @@ rollouts (``value_plies``, :mod:`dominoai.bots.pimc.learned`).
    :func:`generate` does both and returns the dataset (:data:`DATA_FIELDS`).
 2. :func:`train_value` fits a :class:`ValueModel` by mean squared error in
    shuffled minibatches with Adam, on all but a held-out share of the
-   hands, logs both losses per epoch and saves a checkpoint after each,
+   hands (:func:`~dominoai.learn.imitation.split_hands`, the checkpoints
+   of :mod:`~dominoai.learn.imitation`), logs both losses per epoch and saves a checkpoint after each,
    from which ``resume=True`` goes on. :func:`write_log` writes the log as
    parquet and the learning curve as a PNG.
 3. A :class:`ValueModel` is saved in the model format of
@@ -41,11 +42,12 @@ from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
 from ..errors import InputError, check_int, check_number
+from .imitation import _load_checkpoint, _save_checkpoint, split_hands
 from .model import FORMAT, FORMAT_VERSION, Model, ModelError, shipped_models
 from .world_encode import WORLD_ENCODING_VERSION, WORLD_SIZE, encode_world_into, world_scale
 
 __all__ = ["DATA_FIELDS", "ValueModel", "new_value_model", "load_value_model", "positions",
-           "value_targets", "generate", "encode_worlds", "split_hands", "train_value",
+           "value_targets", "generate", "encode_worlds", "train_value",
            "ValueTrainResult", "write_log", "MAX_WIDTH"]
 
 #: the widest hidden layer a value or policy network may have inside the
@@ -347,20 +349,6 @@ def generate(preset: str, deals: int, teacher: str = "hard", jobs: int = 1, seed
             "seat": seats, "hand": hands}
 
 
-def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices ``(train, held_out)`` (``int64``): a ``held_out`` share of
-    the hands (at least one when there are two or more and the share is
-    above 0), drawn with ``seed``, goes to the second part with all its rows."""
-    hands = np.unique(hand)
-    k = int(round(held_out * len(hands)))
-    if held_out > 0 and len(hands) >= 2:
-        k = min(max(k, 1), len(hands) - 1)
-    test = np.zeros(int(hand.max()) + 1 if len(hand) else 0, bool)
-    test[np.random.default_rng(seed).choice(hands, size=k, replace=False)] = True
-    is_test = test[hand]
-    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
-
-
 # ------------------------------------------------------------------ training
 class ValueTrainResult:
     """What :func:`train_value` returns: ``model`` (the trained
@@ -374,29 +362,6 @@ class ValueTrainResult:
 
 
 _CKPT = "value-checkpoint.npz"
-
-
-def _save_checkpoint(path: Path, params, opt_state, log, settings) -> None:
-    import jax
-    from .._files import atomic_write
-    arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(jax.tree_util.tree_leaves((params, opt_state)))}
-
-    def write(tmp):
-        with open(tmp, "wb") as f:
-            np.savez(f, state=np.array(json.dumps({"log": log, "settings": settings})), **arrays)
-    atomic_write(path, write)
-
-
-def _load_checkpoint(path: Path, params, opt_state):
-    import jax
-    with np.load(path, allow_pickle=False) as z:
-        state = json.loads(str(z["state"][()]))
-        leaves = [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]
-    treedef = jax.tree_util.tree_structure((params, opt_state))
-    if treedef.num_leaves != len(leaves):
-        raise ValueError(f"{path.name} does not fit this network (its layers differ)")
-    params, opt_state = jax.tree_util.tree_unflatten(treedef, [jax.numpy.asarray(x) for x in leaves])
-    return params, opt_state, state["log"], state["settings"]
 
 
 def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, batch: int = 256,
@@ -447,8 +412,6 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
     opt_state = opt.init(params)
     log: list = []
     ckpt = Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None
-    if ckpt is not None:
-        ckpt.parent.mkdir(parents=True, exist_ok=True)
     if resume and ckpt is not None and ckpt.exists():
         params, opt_state, log, old = _load_checkpoint(ckpt, params, opt_state)
         if old != settings:
