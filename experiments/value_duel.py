@@ -5,7 +5,8 @@ For each preset: the candidate is insane at its preset defaults with
 ``value_plies`` (the shipped value model ``PRESET-value``); its ``worlds``
 are set so that its median CPU ms per decision matches the baseline's,
 measured on the same positions (the decisions of ``hard`` self-play,
-:func:`calibrate`). Then a head-to-head tournament on ``--deals``
+:func:`calibrate`), or given (``--worlds``, e.g. after a run whose own
+medians differed by more than 10%). Then a head-to-head tournament on ``--deals``
 duplicate deals (each in both seatings): the candidate's points per hand
 minus the baseline's with the paired 95% interval, and both bots' median
 ms per decision in that run.
@@ -92,6 +93,8 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--plies", type=int, default=1, help="the candidate's value_plies")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--worlds", type=int, default=0,
+                    help="the candidate's worlds (0: calibrated on the probe positions)")
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--out", default="results/value-duel")
     a = ap.parse_args(argv)
@@ -99,7 +102,11 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for preset in a.presets:
-        spec, ms_c, ms_b = calibrate(preset, a.plies)
+        if a.worlds:
+            extra = ",rollouts=1" if a.plies == 1 else ""
+            spec, ms_c, ms_b = f"insane:value_plies={a.plies}{extra},worlds={a.worlds}", 0.0, 0.0
+        else:
+            spec, ms_c, ms_b = calibrate(preset, a.plies)
         print(f"{preset}: {spec} at {ms_c:.2f} ms against insane at {ms_b:.2f} ms", flush=True)
         r = head_to_head(out / f"{preset}.csv", preset, spec, "insane", a.deals, a.seed, a.jobs)
         r.update(preset=preset, spec=spec, probe_ms=ms_c, probe_base_ms=ms_b)
