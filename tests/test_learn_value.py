@@ -227,3 +227,14 @@ def test_training_lowers_the_error_and_resumes(tmp_path):
                                [e["train_mse"] for e in full.log], rtol=1e-4)
     pq, png = write_log(rest.log, tmp_path)
     assert pq.exists() and png.stat().st_size > 0
+
+
+def test_provenance_names_the_learned_models(tmp_path):
+    from dominoai.learn.value import load_value_model
+    from dominoai.rules import get_rules
+    path = _constant_value_model("kozel", 1.0, tmp_path / "k.npz")
+    assert not hasattr(make_bot("insane"), "model_ident")
+    bot = make_bot(f"insane:value_plies=2,value_model={path}")
+    bot.use_rules(get_rules("kozel"))
+    assert bot.model_ident == load_value_model(path).ident
+    assert bot.model_ident.startswith("k@") and len(bot.model_ident) == 14

@@ -131,6 +131,26 @@ class _SearchBot(BaseBot):
                                    policy_net=(self.model("policy").packed()
                                                if policy == NEURAL else None), **model)
 
+    @property
+    def model_ident(self) -> str:
+        """The learned models this bot plays, as the tournament's provenance
+        names them: ``"NAME@HASH12"`` (:attr:`Model.ident
+        <dominoai.learn.model.Model.ident>`), the value model's first, joined
+        by ``", "``; ``""`` before :meth:`use_rules`.
+
+        :raises AttributeError: no learned part is on (``value_plies=0`` and
+            rollouts not ``neural``), so ``hasattr`` is False.
+        :raises ModelError: a model that cannot be loaded (:meth:`model`).
+        """
+        kinds = [k for k, on in (("value", self.value_plies > 0),
+                                 ("policy", self.rollout_policy == "neural")) if on]
+        if not kinds:
+            raise AttributeError(f"{self.name} plays no learned model (value_plies=0, "
+                                 f"rollout_policy={self.rollout_policy})")
+        if self._rules_preset is None:
+            return ""
+        return ", ".join(self.model(k).ident for k in kinds)
+
     def model(self, kind: str):
         """The network of ``kind`` this bot uses under its current rules
         (after :meth:`use_rules`): ``"value"`` (``value_model``, a
