@@ -14,7 +14,7 @@ held out) and saved as the shipped model ``PRESET-value``
 
 Usage::
 
-    python experiments/value.py --presets draw all_fives kozel --deals 400
+    python experiments/value.py    # the shipped models: 10,000 deals, (64, 32), 20 epochs
     python experiments/value.py --presets draw --deals 10 --epochs 2 --out /tmp/v --no-ship   # a smoke run
 """
 
@@ -38,10 +38,10 @@ POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "ra
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presets", nargs="+", default=["draw", "all_fives", "kozel"])
-    ap.add_argument("--deals", type=int, default=400)
+    ap.add_argument("--deals", type=int, default=10000)
     ap.add_argument("--rollouts", type=int, default=8)
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--hidden", default="128,64")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--hidden", default="64,32")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/value")
