@@ -62,7 +62,10 @@ def main(argv=None) -> int:
                             rollouts=a.rollouts, rollout_policy=POLICY.get(preset, "random"))
             np.savez_compressed(data_file, **data)
         t_data = time.perf_counter() - t0
-        cmd = " ".join(["python", "experiments/value.py", *(argv if argv is not None else sys.argv[1:])])
+        # the command as a model records it: without --out (a path of the machine)
+        args = [f"--presets {preset}", f"--deals {a.deals}", f"--rollouts {a.rollouts}",
+                f"--epochs {a.epochs}", f"--hidden {a.hidden}", f"--seed {a.seed}"]
+        cmd = " ".join(["python", "experiments/value.py", *args])
         res = train_value(data, preset, hidden=hidden, epochs=a.epochs, seed=a.seed,
                           checkpoint_dir=out / preset, resume=a.resume, progress=True,
                           training_command=cmd, name=f"{preset}-value")
