@@ -134,7 +134,8 @@ def print_table(rows: list[dict], presets: list[str]) -> None:
         body.append([r["bot"], _rate(r["decisions_per_s"]), f"{r['us_per_decision']:.1f}",
                      _rate(t), "-" if t is None else f"{r['decisions_per_s'] / t:.1f}x",
                      "-" if t is None else ("yes" if r["target_met"] else "NO")]
-                    + [_rate(r["presets"][p]["decisions_per_s"]) for p in presets])
+                    + [_rate(r["presets"][p]["decisions_per_s"] if r["presets"].get(p) else None)
+                       for p in presets])
     print_rows(head, body)
 
 
@@ -171,6 +172,7 @@ def main(argv=None) -> int:
           f"best of {args.repeats} (process CPU time)\n", flush=True)
     positions = {p: build_positions(p, args.positions, args.seed + i) for i, p in enumerate(presets)}
 
+    from dominoai.learn.model import ModelError
     rows = []
     for spec in specs:
         name = spec.split(":")[0]
@@ -180,7 +182,11 @@ def main(argv=None) -> int:
         tot_t = 0.0
         for p in presets:
             pos = positions[p][: args.search_positions] if search else positions[p]
-            r = time_bot(spec, pos, 1 if search else args.repeats)
+            try:
+                r = time_bot(spec, pos, 1 if search else args.repeats)
+            except ModelError:      # neural under a preset without a shipped model
+                per[p] = None
+                continue
             per[p] = r
             tot_n += r["decisions"]
             tot_t += min(r["cpu_seconds"])

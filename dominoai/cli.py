@@ -390,8 +390,8 @@ def _add_train(sub) -> None:
     tr.add_argument("--teacher", default="insane", metavar="SPEC", help="the bot imitated (default insane)")
     tr.add_argument("--epochs", type=_int_at_least(1), default=20, metavar="E",
                     help="passes over the training decisions (default 20)")
-    tr.add_argument("--hidden", default="256,256", metavar="SIZES",
-                    help="hidden layer sizes, comma-separated (default 256,256)")
+    tr.add_argument("--hidden", default="128,128", metavar="SIZES",
+                    help="hidden layer sizes, comma-separated (default 128,128)")
     tr.add_argument("--batch", type=_int_at_least(1), default=512, metavar="N",
                     help="decisions per training step (default 512)")
     tr.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's step (default 0.001)")
@@ -844,7 +844,7 @@ def main(argv=None) -> int:
         hint = ""
         if argv is not None or len(sys.argv) > 1:
             words = list(argv if argv is not None else sys.argv[1:])
-            if words and words[0] == "tournament" and "--out" in words:
+            if words and words[0] in ("tournament", "train") and "--out" in words:
                 hint = " (run the same command with --resume to continue)"
         sys.stderr.write(f"{PROG}: interrupted{hint}\n")
         return 130

@@ -303,6 +303,8 @@ LAZY_IMPORTERS = {
     "dominoai.observation": "the render package in _repr_svg_",
     "dominoai.table.model": "the bots and the tournament package (pandas) when a bot is made or decides",
     "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
+    "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
+    "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
 }
 
 

@@ -19,6 +19,8 @@ preset, is refused with one line when the bot meets the table's rules.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ..game import Move
@@ -31,19 +33,22 @@ _CACHE: dict = {}
 
 
 def _load(name: str, preset: str | None):
-    """A model by name or file, kept per (name, file time) for the process."""
-    from pathlib import Path
-
+    """A model by name or file, kept for the process: a shipped model per
+    name, a file per (name, modification time)."""
     from ..learn.model import load_model, shipped_models
-    p = shipped_models().get(name, Path(name))
-    try:
-        key = (name, p.stat().st_mtime_ns)
-    except OSError:
-        key = (name, None)
-    m = _CACHE.get(key)
+    m = _CACHE.get(name)          # a shipped model, loaded before
     if m is None:
-        m = load_model(name, kind="policy")
-        _CACHE[key] = m
+        if name in shipped_models():
+            key = name
+        else:
+            try:
+                key = (name, Path(name).stat().st_mtime_ns)
+            except OSError:
+                key = (name, None)
+        m = _CACHE.get(key)
+        if m is None:
+            m = load_model(name, kind="policy")
+            _CACHE[key] = m
     if preset is not None and m.preset != preset:
         from ..learn.model import ModelError
         raise ModelError(f"model {m.name!r} was trained for {m.preset}, not for {preset}")
@@ -52,7 +57,6 @@ def _load(name: str, preset: str | None):
 
 def _shipped_defaults() -> dict:
     """``{preset: {"model": NAME}}`` for each preset with a shipped policy."""
-    from pathlib import Path
     models = Path(__file__).resolve().parents[1] / "learn" / "models"   # learn.model.MODELS_DIR, not imported
     return {p.stem[: -len("-policy")]: {"model": p.stem} for p in sorted(models.glob("*-policy.npz"))}
 

@@ -246,7 +246,7 @@ def _load_checkpoint(path: Path, params, opt_state):
     return params, opt_state, state["log"], state["settings"]
 
 
-def train_policy(data: dict, preset: str, hidden=(256, 256), epochs: int = 10, batch: int = 512,
+def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, batch: int = 512,
                  learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                  checkpoint_dir=None, resume: bool = False, progress: bool = False,
                  **header) -> TrainResult:
@@ -408,7 +408,7 @@ def write_curve(log: list, path, title: str = "") -> Path:
     return path
 
 
-def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "insane", hidden=(256, 256),
+def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "insane", hidden=(128, 128),
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
               name: str | None = None) -> TrainResult:

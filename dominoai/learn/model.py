@@ -21,7 +21,7 @@ The header's fields:
 ``encoding_version``   :data:`~dominoai.engine.encode.ENCODING_VERSION` it was
                        trained on
 ``preset``             the preset it was trained for (``"block"``)
-``layers``             the layer sizes, ``[153, 256, 256, 113]``
+``layers``             the layer sizes, ``[153, 128, 128, 113]``
 ``training_command``   the command that trained it
 ``data``               the data sizes (``{"deals": .., "decisions": ..}``)
 ``code_hash``          :func:`code_hash` of the sources that trained it
@@ -53,8 +53,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .._files import atomic_write
 from ..engine.encode import ENCODING_VERSION, F_RAW, N_ACTIONS, OBS_SIZE
 from ..rules import preset_names
+from .forward import forward_batch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale",
            "new_model", "load_model", "shipped_models", "default_model_name", "code_hash"]
@@ -120,7 +122,7 @@ class Model:
 
     @property
     def layers(self) -> tuple:
-        """The layer sizes, input first: ``(153, 256, 256, 113)``."""
+        """The layer sizes, input first: ``(153, 128, 128, 113)``."""
         return tuple(int(x) for x in self.header["layers"])
 
     @property
@@ -205,7 +207,6 @@ class Model:
 
         :raises ValueError: ``x``'s last axis is not ``OBS_SIZE`` long.
         """
-        from .forward import forward_batch
         x = np.asarray(x, np.float32)
         one = x.ndim == 1
         xs = np.ascontiguousarray(x[None] if one else x)
@@ -223,7 +224,6 @@ class Model:
 
         :raises OSError: the folder cannot be written.
         """
-        from .._files import atomic_write
         path = Path(path)
         self.header.update(header)
         if not self.header.get("name"):
@@ -240,7 +240,7 @@ class Model:
         return atomic_write(path, write)
 
 
-def new_model(kind: str, preset: str, hidden=(256, 256), seed: int = 0, **header) -> Model:
+def new_model(kind: str, preset: str, hidden=(128, 128), seed: int = 0, **header) -> Model:
     """A model with fresh weights (He-normal weights, zero biases; the
     head's weights 100 times smaller), drawn from ``numpy``'s generator of
     ``seed``. ``hidden``: the hidden layer sizes.
@@ -259,12 +259,21 @@ def new_model(kind: str, preset: str, hidden=(256, 256), seed: int = 0, **header
     return Model.from_params(params, kind, preset, **header)
 
 
+_SHIPPED: tuple = (None, {})
+
+
 def shipped_models() -> dict:
     """The shipped models, ``{name: path}`` (the ``.npz`` files of
-    :data:`MODELS_DIR`), sorted by name."""
-    if not MODELS_DIR.is_dir():
+    :data:`MODELS_DIR`), sorted by name (listed again when the folder
+    changes)."""
+    global _SHIPPED
+    try:
+        stamp = MODELS_DIR.stat().st_mtime_ns
+    except OSError:
         return {}
-    return {p.stem: p for p in sorted(MODELS_DIR.glob("*.npz"))}
+    if _SHIPPED[0] != stamp:
+        _SHIPPED = (stamp, {p.stem: p for p in sorted(MODELS_DIR.glob("*.npz"))})
+    return dict(_SHIPPED[1])
 
 
 def default_model_name(preset: str, kind: str = "policy") -> str:

@@ -20,21 +20,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..bots.base import BaseBot
-from ..engine.encode import F_RAW, N_ACTIONS, OBS_SIZE, encode
+from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
 from ..errors import check_int, check_number
 from ..moves import Move
 from .env import VectorEnv
+from .model import input_scale  # the learned models' input scale (one definition)
 
 __all__ = ["TrainRun", "train", "PolicyBot", "forward_numpy", "input_scale"]
-
-
-def input_scale() -> np.ndarray:
-    """The factor each observation entry is multiplied by before the network
-    (``float32``, ``(OBS_SIZE,)``): 1 for the 0/1 entries, 0.1 for the raw
-    numbers (pips, counts, points)."""
-    s = np.ones(OBS_SIZE, np.float32)
-    s[F_RAW:] = 0.1
-    return s
 
 
 def forward_numpy(params: dict, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -480,7 +480,10 @@ def _models_of(specs, rules: Rules) -> dict:
     name and content hash, whatever file it came from."""
     out = {}
     for s in specs:
-        bot = make_bot(s)
+        try:
+            bot = make_bot(s)
+        except Exception:  # noqa: BLE001 - a spec that does not build fails later, where it always did
+            continue
         if hasattr(bot, "model_ident"):
             bot.use_rules(rules)
             out[s] = bot.model_ident
