@@ -154,7 +154,7 @@ class _SearchBot(BaseBot):
     def model(self, kind: str):
         """The network of ``kind`` this bot uses under its current rules
         (after :meth:`use_rules`): ``"value"`` (``value_model``, a
-        :class:`~dominoai.learn.value.ValueModel`) or ``"policy"``
+        :class:`~dominoai.learn.value_model.ValueModel`) or ``"policy"``
         (``policy_model``, a :class:`~dominoai.learn.model.Model`); ``auto``
         is the shipped model of the rules' preset. Loaded once.
 
@@ -162,7 +162,7 @@ class _SearchBot(BaseBot):
             model, or a model of another preset (one line).
         """
         from ...learn.model import default_model_name, load_model
-        from ...learn.value import load_value_model
+        from ...learn.value_model import load_value_model
         name = self.value_model if kind == "value" else self.policy_model
         preset = self._rules_preset
         key = (kind, name, preset)
