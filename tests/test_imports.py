@@ -305,6 +305,8 @@ LAZY_IMPORTERS = {
     "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
     "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
     "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
+    "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
+    "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 
 

@@ -50,11 +50,13 @@ def test_space_from_declarations():
     assert named["hard_void"].text() == "0.0..18.0" and named["sharp_weight"].text() == "0.1..1.0:log"
     named, _ = make_space("insane", "hard_plies", "")    # idle but with hard rollouts
     assert named["hard_plies"].text() == "0..12"
+    named, _ = make_space("insane", "value_plies", "")   # the value network's leaf
+    assert named["value_plies"].text() == "0..8"
     named, _ = make_space("insane", "fusion,halving", "")    # a bare switch: both values
     assert named["fusion"].text() == named["halving"].text() == "True|False"
     with pytest.raises(ValueError, match="no declared range"):
         make_space("insane", "max_nodes", "")
-    assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
+    assert dims["rollout_policy"].choices == ("random", "medium", "hard", "neural", "auto")
     dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"
     assert fixed == {"rollouts": 2, "exact": 4} and "rollouts" not in dims

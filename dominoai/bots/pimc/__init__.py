@@ -19,6 +19,8 @@ module              holds
                     :func:`tiles_left`
 ``rollouts``        the rollout policies (``random``, ``medium``, ``hard``),
                     registered in :data:`POLICIES` and :func:`rollout`
+``learned``         the learned parts: ``neural`` rollouts (a policy
+                    network) and leaf values (a value network, ``value_plies``)
 ``solver``          :func:`solve`: exact alpha-beta over one world
 ``likelihood``      the play model: :func:`play_likelihood`;
                     the search's tables (:func:`play_tables_into`, :func:`tabled_likelihood`,

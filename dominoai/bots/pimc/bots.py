@@ -18,6 +18,7 @@ from ...observation import Observation
 from ..base import BaseBot, Param, register_bot
 from ..hard import DEFAULT_WEIGHTS, FEATURES, HardBot
 from ..worlds import Belief
+from .learned import NEURAL
 from .rollouts import POLICIES, rollout_policy_id
 from .search import BELIEF_CONSISTENT, BELIEF_PLAY_MODEL, search_fixed, search_worlds
 from .settings import SearchSettings
@@ -63,8 +64,10 @@ _COMMON = {
     "rollout_policy": Param(str, "auto", "policy of every seat in the rollouts: "
                             "random (uniform legal moves), medium (heaviest tile / best "
                             "immediate score), hard (the hard bot's evaluation with the "
-                            "weights hard_<name>; much slower) or auto (hard where the rules allow "
-                            "replacements, i.e. Dominoball; random elsewhere)",
+                            "weights hard_<name>; much slower), neural (the policy network "
+                            "policy_model, each seat from its own observation) or auto (hard "
+                            "where the rules allow replacements, i.e. Dominoball; random "
+                            "elsewhere)",
                             choices=POLICIES + ("auto",)),
     "hard_plies": Param(int, 0, "with rollout_policy=hard: the moves of each rollout that hard "
                         "plays (every seat) before the rest of the hand is played at random; "
@@ -76,6 +79,16 @@ _COMMON = {
                    "boneyard); 0 = never", min=0, low=0, high=12),
     "max_nodes": Param(int, 20000, "alpha-beta nodes per move and world before falling back "
                        "to rollouts", min=1),
+    "value_plies": Param(int, 0, "stop each rollout after this many plies, the searched move "
+                         "included (1: right after it), and take the points so far plus the "
+                         "value network's (value_model) estimate of the rest of the hand; "
+                         "0 = play every rollout to the end; tuned only when named",
+                         min=0, low=0, high=8, searched=False),
+    "value_model": Param(str, "auto", "the value network of value_plies: auto (the shipped "
+                         "model PRESET-value), a shipped model's name or a .npz file"),
+    "policy_model": Param(str, "auto", "the policy network of rollout_policy=neural: auto "
+                          "(the shipped model PRESET-policy), a shipped model's name or a "
+                          ".npz file"),
     "halving": Param(bool, False, "sequential halving over the moves: the same rollouts in "
                      "ceil(log2 moves) rounds, each dropping the worse half of the moves "
                      "(by their mean so far), so the best moves get more worlds; not with "
@@ -96,6 +109,7 @@ class _SearchBot(BaseBot):
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
         self.last: SearchResult | None = None
+        self._models: dict = {}
 
     def _codes(self, obs: Observation) -> np.ndarray:
         codes = obs.legal_codes()
@@ -107,11 +121,56 @@ class _SearchBot(BaseBot):
         """The search's settings under the rules vector ``rv``: this bot's
         common parameters, and ``model``, the fields only insane sets
         (``belief``, ``policy_weight``, ...)."""
-        return SearchSettings.make(rollouts=self.rollouts,
-                                   rollout_policy=rollout_policy_id(self.rollout_policy, rv),
+        policy = rollout_policy_id(self.rollout_policy, rv)
+        return SearchSettings.make(rollouts=self.rollouts, rollout_policy=policy,
                                    exact=self.exact, max_nodes=self.max_nodes,
                                    max_tries=self.MAX_TRIES, hard_weights=self._hard_weights(),
-                                   hard_plies=self.hard_plies, **model)
+                                   hard_plies=self.hard_plies, value_plies=self.value_plies,
+                                   value_net=(self.model("value").packed()
+                                              if self.value_plies > 0 else None),
+                                   policy_net=(self.model("policy").packed()
+                                               if policy == NEURAL else None), **model)
+
+    @property
+    def model_ident(self) -> str:
+        """The learned models this bot plays, as the tournament's provenance
+        names them: ``"NAME@HASH12"`` (:attr:`Model.ident
+        <dominoai.learn.model.Model.ident>`), the value model's first, joined
+        by ``", "``; ``""`` before :meth:`use_rules`.
+
+        :raises AttributeError: no learned part is on (``value_plies=0`` and
+            rollouts not ``neural``), so ``hasattr`` is False.
+        :raises ModelError: a model that cannot be loaded (:meth:`model`).
+        """
+        kinds = [k for k, on in (("value", self.value_plies > 0),
+                                 ("policy", self.rollout_policy == "neural")) if on]
+        if not kinds:
+            raise AttributeError(f"{self.name} plays no learned model (value_plies=0, "
+                                 f"rollout_policy={self.rollout_policy})")
+        if self._rules_preset is None:
+            return ""
+        return ", ".join(self.model(k).ident for k in kinds)
+
+    def model(self, kind: str):
+        """The network of ``kind`` this bot uses under its current rules
+        (after :meth:`use_rules`): ``"value"`` (``value_model``, a
+        :class:`~dominoai.learn.value_model.ValueModel`) or ``"policy"``
+        (``policy_model``, a :class:`~dominoai.learn.model.Model`); ``auto``
+        is the shipped model of the rules' preset. Loaded once.
+
+        :raises ModelError: an unknown name, a file that is not such a
+            model, or a model of another preset (one line).
+        """
+        from ...learn.model import default_model_name, load_model
+        from ...learn.value_model import load_value_model
+        name = self.value_model if kind == "value" else self.policy_model
+        preset = self._rules_preset
+        key = (kind, name, preset)
+        if key not in self._models:
+            full = default_model_name(preset, kind) if name == "auto" else name
+            self._models[key] = (load_value_model(full, preset) if kind == "value"
+                                 else load_model(full, preset=preset, kind="policy"))
+        return self._models[key]
 
     def _hard_weights(self) -> np.ndarray:
         """The ``hard`` weights of the rollouts and the play model."""
@@ -127,10 +186,17 @@ class _SearchBot(BaseBot):
     def idle_reasons(self, rules) -> dict:
         """:meth:`idle_params` with why each is idle (a phrase, for the
         tournament's note): here ``hard_plies`` unless the rollouts are
-        ``hard``."""
-        if rollout_policy_id(self.rollout_policy, rules.vector()) != POLICIES.index("hard"):
-            return {"hard_plies": "acts only with hard rollouts (rollout_policy=hard)"}
-        return {}
+        ``hard``, ``policy_model`` unless they are ``neural``, and
+        ``value_model`` at ``value_plies=0``."""
+        idle = {}
+        policy = rollout_policy_id(self.rollout_policy, rules.vector())
+        if policy != POLICIES.index("hard"):
+            idle["hard_plies"] = "acts only with hard rollouts (rollout_policy=hard)"
+        if policy != NEURAL:
+            idle["policy_model"] = "acts only with neural rollouts (rollout_policy=neural)"
+        if self.value_plies <= 0:
+            idle["value_model"] = "acts only with value_plies > 0"
+        return idle
 
     def _run(self, codes, chunk_fn) -> SearchResult:
         """Call ``chunk_fn(moves, n_worlds, rs, acc, stats)`` (``moves`` the
@@ -218,7 +284,7 @@ class InsaneBot(_SearchBot):
 
     Parameters (defaults): ``worlds`` (200), ``rollouts`` per move per world
     (1), ``rollout_policy`` (``auto``: ``hard`` in Dominoball, ``random``
-    elsewhere; or ``random``, ``medium``, ``hard`` everywhere),
+    elsewhere; or ``random``, ``medium``, ``hard``, ``neural`` everywhere),
     ``time_budget`` seconds per decision (0: no limit), ``inference`` (true;
     false: worlds respect only the hand sizes and the seen tiles),
     ``policy_weight`` (4.0: weight each world by the likelihood of the other
@@ -239,7 +305,11 @@ class InsaneBot(_SearchBot):
     (0: never; else solve a world by alpha-beta instead of rolling out once at
     most that many tiles can still be played, hands and drawable boneyard),
     ``max_nodes`` (20000: alpha-beta nodes per move and world before falling
-    back to rollouts), ``halving`` (false; true: sequential halving over the
+    back to rollouts), ``value_plies`` (0: off; N: each rollout stops after
+    N plies, the searched move included, and the value network
+    ``value_model`` estimates the rest, :mod:`.learned`), ``value_model``
+    and ``policy_model`` (``auto``: the shipped models of the preset; or a
+    name or a ``.npz`` file), ``halving`` (false; true: sequential halving over the
     moves, the same rollouts in rounds that drop the worse half), ``fusion``
     (false; true, with ``exact``: in the worlds solved exactly the seat's
     next move is chosen once per information set, :mod:`.fusion`),

@@ -20,6 +20,10 @@ The policies are registered in one place, :data:`POLICIES` and
    calling it with the id of its place in :data:`POLICIES`.
 
 The bots' ``rollout_policy`` parameter then accepts the name.
+
+``neural`` (every seat plays a policy network's greedy move) is listed here
+but played by :func:`~dominoai.bots.pimc.learned.learned_rollout`, which
+holds the networks; :func:`rollout` never sees its id.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playou
            "playout_hard", "medium_move"]
 
 #: the rollout policies by kernel id (the index): see :func:`rollout`
-POLICIES = ("random", "medium", "hard")
+POLICIES = ("random", "medium", "hard", "neural")
 _POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
 
 _PIPS = TILE_PIPS.copy()

@@ -20,6 +20,7 @@ from numba import njit
 
 from ...engine import kernels as K
 from ...engine import layout as L
+from .learned import NEURAL, learned_rollout
 from .likelihood import tabled_likelihood
 from .rollouts import rollout
 from .solver import plain_line, solve_into, solve_line_into
@@ -63,7 +64,10 @@ def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact
     (with ``hard``, ``cfg.hard_plies`` moves of it before random ones; 0:
     all), all moves of a rollout with the same random numbers (drawn from
     ``rs``; ``path`` is ``fast.playout_path(rv)``, the random policy's
-    fused loop). ``rollouts`` and ``exact`` are passed apart from ``cfg``:
+    fused loop). With ``cfg.value_plies > 0`` or the ``neural`` rollout
+    policy a rollout is :func:`~dominoai.bots.pimc.learned.learned_rollout`
+    (its value: a float; at ``value_plies=1`` one stands for all
+    ``rollouts``, which would be equal). ``rollouts`` and ``exact`` are passed apart from ``cfg``:
     a resampled world counts its draws in its rollouts, and a world fusion
     could not solve is rolled out."""
     p0, tmp, ev, buf, aux, rs2 = ws.p0, ws.tmp, ws.ev, ws.buf, ws.aux, ws.rs2
@@ -92,6 +96,20 @@ def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact
                 acc[mi] += w * rollouts * vals[mi]
             return
     rollout_policy, hard_plies, hard_weights = cfg.rollout_policy, cfg.hard_plies, cfg.hard_weights
+    if cfg.value_plies > 0 or rollout_policy == NEURAL:
+        # at value_plies=1 the leaf follows the move at once: every rollout
+        # of the world has the same value, so one stands for all of them
+        reps = 1 if cfg.value_plies == 1 else rollouts
+        for r in range(reps):
+            sub = K.rng_next(rs)
+            for mi in range(nc):
+                for q in range(L.S_SIZE):
+                    tmp[q] = wst[q]
+                K.apply_move(tmp, rv, ev, codes[mi])
+                rs2[0] = sub
+                v = learned_rollout(tmp, rv, rs2, seat, p0, cfg, ws, path)
+                acc[mi] += w * v * (rollouts // reps)
+        return
     for r in range(rollouts):
         sub = K.rng_next(rs)
         for mi in range(nc):

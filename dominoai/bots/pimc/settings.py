@@ -23,13 +23,25 @@ import numpy as np
 from numba import njit
 
 from ...engine import layout as L
+from ...engine.encode import N_ACTIONS, OBS_SIZE
 from ...engine.observe import O_SIZE
+from ...learn.world_encode import WORLD_SIZE
 from ..hard import DEFAULT_WEIGHTS, hard_scratch
 
-__all__ = ["SearchSettings", "Scratch", "new_scratch", "MAX_DEPTH"]
+__all__ = ["SearchSettings", "Scratch", "new_scratch", "MAX_DEPTH", "NET_WIDTH", "NET_INPUT",
+           "NO_NET"]
 
 #: depth of the exact solver's explicit stack (plies; a hand has fewer)
 MAX_DEPTH = 72
+#: the widest layer a network may have inside the search (the length of the
+#: scratch vectors ``nh0``, ``nh1``)
+NET_WIDTH = 512
+#: the longest network input inside the search: the observation vector or
+#: the world vector (:mod:`dominoai.learn.world_encode`, 253 entries)
+NET_INPUT = max(OBS_SIZE, WORLD_SIZE)
+#: the packed network of a search that uses none: ``(scale, weights,
+#: shapes)`` of one empty layer (the kernels' types, never run)
+NO_NET = (np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros((1, 2), np.int64))
 
 
 class SearchSettings(NamedTuple):
@@ -68,6 +80,15 @@ class SearchSettings(NamedTuple):
       play, each world drawing which tiles its seats drew when
       (:func:`~dominoai.bots.pimc.options.history_weight`); 0: only the
       plays since a seat's last draw.
+    - ``value_plies``: stop each rollout after this many plies, the searched
+      move included, and add the value network's estimate of the rest
+      (:mod:`~dominoai.bots.pimc.learned`); 0: play to the end.
+    - ``value_net``, ``policy_net``: the value network (of
+      ``value_plies``) and the policy network (of the ``neural`` rollout
+      policy), packed: ``(scale, weights, shapes)``, ``float32``,
+      ``float32`` and ``int64`` ``(n_layers, 2)``
+      (:meth:`Model.packed <dominoai.learn.model.Model.packed>`);
+      :data:`NO_NET` when unused.
     """
 
     rollouts: int = 1
@@ -84,6 +105,9 @@ class SearchSettings(NamedTuple):
     resample: int = 1
     fusion: int = 0
     draw_history: int = 0
+    value_plies: int = 0
+    value_net: tuple = None
+    policy_net: tuple = None
 
     @classmethod
     def make(cls, **fields) -> "SearchSettings":
@@ -92,10 +116,14 @@ class SearchSettings(NamedTuple):
         ``hard_weights`` defaults to the ``hard`` bot's defaults.
 
         :raises TypeError: an unknown field.
+        ``value_net`` and ``policy_net`` default to :data:`NO_NET`.
+
         :raises ValueError: ``rollouts``, ``max_nodes`` or ``resample``
-            below 1, ``hard_plies`` below 0, ``hard_prior`` outside 0 to 1,
-            ``sharp_weight`` not above 0, or ``hard_weights`` not of shape
-            ``(N_WEIGHTS,)``.
+            below 1, ``hard_plies`` or ``value_plies`` below 0,
+            ``hard_prior`` outside 0 to 1, ``sharp_weight`` not above 0,
+            ``hard_weights`` not of shape ``(N_WEIGHTS,)``, ``value_plies``
+            above 0 without a ``value_net``, or a network wider than
+            :data:`NET_WIDTH` or with more inputs than :data:`NET_INPUT`.
         """
         unknown = set(fields) - set(cls._fields)
         if unknown:
@@ -116,11 +144,29 @@ class SearchSettings(NamedTuple):
             raise ValueError(f"sharp_weight must be above 0, got {f['sharp_weight']}")
         if int(f["resample"]) < 1:
             raise ValueError("resample must be at least 1")
-        typed = {k: (w if k == "hard_weights"
+        if int(f["value_plies"]) < 0:
+            raise ValueError("value_plies must be at least 0")
+        if int(f["value_plies"]) > 0 and f["value_net"] is None:
+            raise ValueError("value_plies above 0 needs a value_net")
+        nets = {k: _packed(k, f[k]) for k in ("value_net", "policy_net")}
+        typed = {k: (w if k == "hard_weights" else nets[k] if k in nets
                      else float(v) if isinstance(cls._field_defaults[k], float)
                      else int(bool(v)) if k in ("fusion", "draw_history") else int(v))
                  for k, v in f.items()}
         return cls(**typed)
+
+
+def _packed(name: str, net) -> tuple:
+    """``net`` (``(scale, weights, shapes)`` or None) with the kernels' types."""
+    if net is None:
+        return NO_NET
+    scale, weights, shapes = net
+    shapes = np.ascontiguousarray(shapes, np.int64)
+    if shapes.ndim != 2 or shapes.shape[1] != 2 or shapes[:, 1].max() > NET_WIDTH \
+            or shapes[0, 0] > NET_INPUT:
+        raise ValueError(f"{name}: layers of at most {NET_WIDTH} and at most {NET_INPUT} inputs")
+    return (np.ascontiguousarray(scale, np.float32), np.ascontiguousarray(weights, np.float32),
+            shapes)
 
 
 #: The work arrays of one search (all ``int64`` unless said):
@@ -133,11 +179,14 @@ class SearchSettings(NamedTuple):
 #: MAX_MOVES)``, ``meta`` ``(6, MAX_DEPTH)``, ``nodes`` (3: count, budget,
 #: gave up) and ``vals`` (one per move); the play model's ``hard`` scratch
 #: ``feats``, ``hvals``, ``wi``, ``wf`` (:func:`~dominoai.bots.hard.hard_scratch`)
-#: and ``lsum`` (``float64``, (8,): its mixture's per-seat sums).
+#: and ``lsum`` (``float64``, (8,): its mixture's per-seat sums); the
+#: networks' ``float32`` vectors (:mod:`~dominoai.bots.pimc.learned`):
+#: ``nx`` the input (:data:`NET_INPUT`), ``nh0`` and ``nh1`` the hidden
+#: layers (:data:`NET_WIDTH`), ``nout`` the output (``N_ACTIONS``).
 Scratch = namedtuple("Scratch", [
     "wst", "tmp", "aux", "ev", "buf", "rs2", "p0", "bone", "miss",
     "stack", "bufs", "meta", "nodes", "vals",
-    "feats", "hvals", "wi", "wf", "lsum",
+    "feats", "hvals", "wi", "wf", "lsum", "nx", "nh0", "nh1", "nout",
 ])
 
 
@@ -157,4 +206,6 @@ def new_scratch(n_moves, max_nodes):
                    np.zeros((MAX_DEPTH, L.S_SIZE), np.int64),
                    np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64),
                    np.zeros((6, MAX_DEPTH), np.int64), nodes, np.zeros(max(n_moves, 1), np.int64),
-                   feats, hvals, wi, wf, np.zeros(8, np.float64))
+                   feats, hvals, wi, wf, np.zeros(8, np.float64),
+                   np.zeros(NET_INPUT, np.float32), np.zeros(NET_WIDTH, np.float32),
+                   np.zeros(NET_WIDTH, np.float32), np.zeros(N_ACTIONS, np.float32))
