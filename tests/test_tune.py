@@ -56,7 +56,10 @@ def test_space_from_declarations():
     assert named["fusion"].text() == named["halving"].text() == "True|False"
     with pytest.raises(ValueError, match="no declared range"):
         make_space("insane", "max_nodes", "")
-    assert dims["rollout_policy"].choices == ("random", "medium", "hard", "neural", "auto")
+    # neural rollouts only when named: a policy network exists for some presets only
+    assert dims["rollout_policy"].choices == ("random", "medium", "hard", "auto")
+    named, _ = make_space("insane", "rollout_policy=random|neural", "")
+    assert named["rollout_policy"].choices == ("random", "neural")
     dims, fixed = make_space("insane", "worlds=50..800:log,hard_void=0..12", ["rollouts=2", "exact=4"])
     assert dims["worlds"].text() == "50..800:log" and dims["hard_void"].text() == "0.0..12.0"
     assert fixed == {"rollouts": 2, "exact": 4} and "rollouts" not in dims

@@ -67,9 +67,10 @@ class Param:
     how ``dominoai bots`` words a rule the bot checks itself, e.g.
     ``"0|>=0.1"``). The tunable range,
     declared once beside the parameter, is ``low .. high`` (``log``: sampled
-    on a log scale) for numbers, or ``choices`` for a categorical parameter;
-    :mod:`dominoai.tune` searches it (``searched=False``: only when asked
-    for by name). A parameter with neither is not tuned unless a range is
+    on a log scale) for numbers, or ``choices`` for a categorical parameter
+    (``searched_choices``: the subset searched by default, the rest only
+    when a ``--space`` names them); :mod:`dominoai.tune` searches it
+    (``searched=False``: only when asked for by name). A parameter with neither is not tuned unless a range is
     given for it.
     """
 
@@ -84,6 +85,7 @@ class Param:
     searched: bool = True
     max: float | None = None
     allowed: str = ""
+    searched_choices: tuple | None = None
 
     def limits_text(self) -> str:
         """What the bot accepts, as ``dominoai bots`` shows it: ``allowed``
@@ -112,11 +114,12 @@ class Param:
 
     def range_text(self) -> str:
         """The declared range as ``--space`` writes it: ``"25..1600:log"``,
-        ``"random|medium"``; ``""`` when there is none."""
+        ``"random|medium"`` (``searched_choices`` when declared); ``""`` when
+        there is none."""
         if self.low is not None and self.high is not None:
             return f"{self.low}..{self.high}" + (":log" if self.log else "")
         if self.choices is not None:
-            return "|".join(map(str, self.choices))
+            return "|".join(map(str, self.searched_choices or self.choices))
         return ""
 
     def parse(self, bot: str, name: str, value: Any) -> Any:

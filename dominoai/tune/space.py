@@ -62,7 +62,7 @@ def _accepts(bot: str, name: str, value) -> None:
 def _dim_from_param(bot: str, name: str, p: Param) -> Dim:
     if p.low is not None and p.high is not None:
         return Dim(name, p.type, p.type(p.low), p.type(p.high), bool(p.log))
-    return Dim(name, p.type, choices=tuple(p.choices))
+    return Dim(name, p.type, choices=tuple(p.searched_choices or p.choices))
 
 
 def _parse_range(bot: str, name: str, p: Param, text: str) -> Dim:

@@ -68,7 +68,10 @@ _COMMON = {
                             "policy_model, each seat from its own observation) or auto (hard "
                             "where the rules allow replacements, i.e. Dominoball; random "
                             "elsewhere)",
-                            choices=POLICIES + ("auto",)),
+                            choices=POLICIES + ("auto",),
+                            # neural only when a --space names it: a policy network exists
+                            # for some presets only, and its rollouts cost ~40x random ones
+                            searched_choices=tuple(c for c in POLICIES if c != "neural") + ("auto",)),
     "hard_plies": Param(int, 0, "with rollout_policy=hard: the moves of each rollout that hard "
                         "plays (every seat) before the rest of the hand is played at random; "
                         "0 = hard to the end", min=0, low=0, high=12, searched=False),
