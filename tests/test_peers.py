@@ -59,3 +59,17 @@ def test_peers_refuses_bad_input_in_one_line(tmp_path, args, words):
     assert p.returncode == 2
     assert p.stderr.strip().splitlines() == [p.stderr.strip()] and words in p.stderr
     assert not out.exists()
+
+
+def test_the_documented_exploration_constant_is_the_bots_default():
+    """docs/interop.md's table states the ``uct_c`` default of ``ismcts``,
+    which ``mcts`` shares (the same UCT formula on the same returns)."""
+    pytest.importorskip("pyspiel", reason="the ismcts and mcts bots need open_spiel")
+    import re
+
+    from dominoai.interop.openspiel import IsmctsBot, MctsBot
+    row = next(line for line in (ROOT / "docs" / "interop.md").read_text().splitlines()
+               if line.startswith("| `ismcts` |"))
+    stated = float(re.search(r"`uct_c` \(([0-9.]+)", row).group(1))
+    assert IsmctsBot.PARAMS["uct_c"].default == stated == 10.0
+    assert MctsBot.PARAMS["uct_c"].default == stated
