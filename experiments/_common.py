@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 
@@ -107,3 +108,18 @@ def write_report(out: Path, rows: list[dict], title: str, intro: str, header: li
     path = out / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def per_deal_margin(res, a: str) -> pd.Series:
+    """Bot ``a``'s points per hand minus the other bot's, one value per
+    duplicate group (the mean over the deal's seat rotations), indexed by
+    ``(table, deal)``: the values :func:`pairing_from`'s interval is taken
+    over. Two runs on the same seed and deal count share the index, so a
+    paired interval between them is the t interval of the difference."""
+    from dominoai.tournament.stats import outcomes
+    o = outcomes(res.hands)
+    order = o.attrs["bots"]
+    ia = order.index(a)
+    sign = np.where(o["a"].to_numpy() == ia, 1.0, -1.0)
+    d = pd.DataFrame({"table": o["table"], "deal": o["deal"], "diff": sign * o["diff"].to_numpy()})
+    return d.groupby(["table", "deal"])["diff"].mean()

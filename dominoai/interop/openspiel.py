@@ -458,12 +458,20 @@ class _OpenSpielBot(BaseBot):
 class IsmctsBot(_OpenSpielBot):
     """OpenSpiel's ``ISMCTSBot`` (Cowling et al. 2012, as in OpenSpiel's
     ``algorithms/ismcts.py``) with our resampler and random rollouts, on the
-    OpenSpiel game of the preset. Plays every preset at its registered rules."""
+    OpenSpiel game of the preset. Plays every preset at its registered rules.
+
+    ``uct_c`` multiplies UCT's exploration term, and the values it is added
+    to are the game's returns in points (a Block hand's margin has a
+    standard deviation of about 16 points), so the constant is on that
+    scale: 10 was the best of 2, 5, 10, 20 and 40 at 1,000 simulations
+    against ``insane`` on ``openspiel_block``
+    (``docs/reports/2026-12-03-against-ismcts.md``)."""
 
     name = "ismcts"
     PARAMS = {
         "sims": Param(int, 1000, "simulations per decision", min=1),
-        "uct_c": Param(float, 2.0, "UCT exploration constant", min=0.0),
+        "uct_c": Param(float, 10.0, "UCT exploration constant, on the scale of the returns "
+                       "(points)", min=0.0),
         "rollouts": Param(int, 1, "random rollouts per leaf", min=1),
     }
 
@@ -491,7 +499,9 @@ class MctsBot(_OpenSpielBot):
     """OpenSpiel's ``MCTSBot`` (UCT) applied to imperfect information by
     determinization: each decision searches one world drawn by our sampler
     (perfect-information Monte Carlo with one world); ``sims``, ``uct_c``,
-    ``rollouts`` as for ``ismcts``."""
+    ``rollouts`` as for ``ismcts``, the same defaults: its UCT formula and
+    its returns are those of ``ismcts``, so its constant is on the same
+    scale (not swept on its own)."""
 
     name = "mcts"
     PARAMS = dict(IsmctsBot.PARAMS)
