@@ -12,7 +12,9 @@ Regenerate only for an intended change of behaviour, and say so in the
 commit.
 
 - ``events``: each bot at its declared defaults (insane's and omniscient's
-  per-preset defaults switched off), :func:`bot_events`.
+  per-preset defaults switched off), :func:`bot_events`; the pairs of
+  :data:`SLOW_EVENTS` run only with ``-m slow``, and ``events_short`` pins
+  their first :data:`SHORT_HANDS` hands in every suite.
 - ``tuned``: insane at its per-preset defaults (``TUNED_DEFAULTS``: Draw,
   Block, All Fives, Kozel), :func:`bot_events` over :data:`TUNED_HANDS`
   hands.
@@ -40,6 +42,11 @@ GOLDEN = Path(__file__).with_name("data") / "golden.json"
 BOTS = ("easy", "medium", "hard", "insane", "omniscient")
 HANDS = 200          # hands per preset and bot
 TUNED_HANDS = 100    # hands per preset of insane at its per-preset defaults
+#: (preset, bot) whose HANDS-hand digest runs only with ``-m slow`` (they roll
+#: out with ``hard``: over a minute each); their first SHORT_HANDS hands, pinned
+#: in ``events_short``, run in every suite
+SLOW_EVENTS = (("dominoball", "insane"), ("dominoball", "omniscient"))
+SHORT_HANDS = 40
 POSITIONS = 16       # golden positions per preset
 TOURNAMENT = dict(variant="draw", bots=["easy", "hard", "insane"], hands=12, seed=7)
 
@@ -153,6 +160,7 @@ def tournament_tables() -> dict:
 def compute() -> dict:
     with _no_preset_defaults():
         out = {"events": {f"{p}/{b}": bot_events(p, b) for p in preset_names() for b in BOTS},
+               "events_short": {f"{p}/{b}": bot_events(p, b, SHORT_HANDS) for p, b in SLOW_EVENTS},
                "tournament": tournament_tables()}
     return {**out, **compute_search()}
 
@@ -183,12 +191,18 @@ def declared_defaults():
         yield
 
 
-@pytest.mark.parametrize("bot", BOTS)
-@pytest.mark.parametrize("preset", preset_names())
+@pytest.mark.parametrize("preset,bot", [
+    pytest.param(p, b, id=f"{p}-{b}", marks=[pytest.mark.slow] if (p, b) in SLOW_EVENTS else [])
+    for p in preset_names() for b in BOTS])
 def test_every_bot_plays_the_same_events(preset, bot, declared_defaults):
     if preset == "pydominoes":   # the preset of the dominoes package: run where it is installed
         pytest.importorskip("dominoes")
     assert bot_events(preset, bot) == _golden()["events"][f"{preset}/{bot}"]
+
+
+@pytest.mark.parametrize("preset,bot", SLOW_EVENTS, ids=[f"{p}-{b}" for p, b in SLOW_EVENTS])
+def test_the_slow_bots_play_the_same_first_events(preset, bot, declared_defaults):
+    assert bot_events(preset, bot, SHORT_HANDS) == _golden()["events_short"][f"{preset}/{bot}"]
 
 
 def test_small_tournament_gives_identical_tables(declared_defaults):
@@ -248,6 +262,8 @@ if __name__ == "__main__":
             for p in preset_names():
                 for b in BOTS:
                     old["events"].setdefault(f"{p}/{b}", bot_events(p, b))
+            old.setdefault("events_short", {f"{p}/{b}": bot_events(p, b, SHORT_HANDS)
+                                            for p, b in SLOW_EVENTS})
         GOLDEN.write_text(json.dumps({**old, **compute_search()}, indent=1, sort_keys=True)
                           + "\n")
         print(f"wrote {GOLDEN} (missing events, tuned, search)")
