@@ -76,8 +76,8 @@ def _warm_learning(rules) -> None:
 #: warm-up groups, each ``(test files that need it, steps)``, taken in this
 #: order: the first two run side by side (the belief and playout kernels
 #: while the other worker compiles the engine and hard), the third goes to
-#: whichever worker is free first. CPU seconds on an empty cache, loaded
-#: 2-core machine: search 149; side 28 and simulation 121; learning 74.
+#: whichever worker is free first. Seconds on an empty cache, quiet 2-core
+#: machine: search 130; side 19 and simulation 112; learning 45.
 WARM_GROUPS = [
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
       "test_compile.py", "test_draw_history.py", "test_experiments.py", "test_fusion.py", "test_learn_value.py",
