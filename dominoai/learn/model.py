@@ -59,7 +59,7 @@ from ..rules import preset_names
 from .forward import forward_batch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale",
-           "new_model", "load_model", "shipped_models", "default_model_name", "code_hash"]
+           "new_model", "load_model", "read_model_file", "shipped_models", "default_model_name", "code_hash"]
 
 FORMAT = "dominoai-mlp"
 FORMAT_VERSION = 1
@@ -295,14 +295,15 @@ def _looks_like_path(s: str) -> bool:
     return s.endswith(".npz") or os.sep in s or "/" in s or (os.altsep or "/") in s
 
 
-def load_model(name_or_path, preset: str | None = None, kind: str | None = None) -> Model:
-    """A shipped model by name (:func:`shipped_models`) or a model file.
+def read_model_file(name_or_path, kind: str | None = None) -> tuple:
+    """Find a shipped model by name (:func:`shipped_models`) or a model file,
+    read it and check its format: ``(path, where, header, scale, params)``
+    (``where`` names the model in errors; ``params`` the ``(w, b)`` float32
+    pairs). ``kind`` words the hint for an unknown name: the shipped models
+    of that kind.
 
-    :param preset: when given, the model must have been trained for it.
-    :param kind: when given, ``"policy"`` or ``"value"``: the model must be one.
     :raises ModelError: an unknown name, a file that cannot be read or is
-        not a model of this format, a newer format version, another
-        encoding version, or the wrong kind or preset (one line each).
+        not a model of this format, a newer format version (one line each).
     """
     text = str(name_or_path)
     shipped = shipped_models()
@@ -311,7 +312,9 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
         if not path.is_file():
             if _looks_like_path(text) or isinstance(name_or_path, Path):
                 raise ModelError(f"no model file {text}")
-            raise ModelError(f"unknown model {text!r}; shipped models: {', '.join(shipped) or 'none'} "
+            what = f"{kind} model" if kind else "model"
+            have = [n for n in shipped if kind is None or n.endswith("-" + kind)]
+            raise ModelError(f"unknown {what} {text!r}; shipped {what}s: {', '.join(have) or 'none'} "
                              "(or give a .npz file)")
         where = f"model file {path.name}"
     else:
@@ -334,6 +337,21 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
     if not isinstance(header.get("format_version"), int) or header["format_version"] > FORMAT_VERSION:
         raise ModelError(f"{where} has format version {header.get('format_version')!r}; this dominoai "
                          f"reads up to {FORMAT_VERSION}")
+    if not header.get("name"):
+        header["name"] = path.stem
+    return path, where, header, scale, params
+
+
+def load_model(name_or_path, preset: str | None = None, kind: str | None = None) -> Model:
+    """A shipped model by name (:func:`shipped_models`) or a model file.
+
+    :param preset: when given, the model must have been trained for it.
+    :param kind: when given, ``"policy"`` or ``"value"``: the model must be one.
+    :raises ModelError: an unknown name, a file that cannot be read or is
+        not a model of this format, a newer format version, another
+        encoding version, or the wrong kind or preset (one line each).
+    """
+    _, where, header, scale, params = read_model_file(name_or_path)
     if header.get("encoding_version") != ENCODING_VERSION:
         raise ModelError(f"{where} was trained on observation encoding version "
                          f"{header.get('encoding_version')!r}; this dominoai encodes version "
@@ -342,8 +360,6 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
         raise ModelError(f"{where} is a {header.get('kind')} model, not a {kind} model")
     if preset is not None and header.get("preset") != preset:
         raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
-    if not header.get("name"):
-        header["name"] = path.stem
     m = Model(params, scale, header)
     m._check_shapes(where)
     return m

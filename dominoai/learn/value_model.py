@@ -9,13 +9,10 @@ trains it. This module imports numpy and numba only.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
 from .forward import forward_batch
-from .model import FORMAT, FORMAT_VERSION, Model, ModelError, shipped_models
+from .model import Model, ModelError, read_model_file
 from .world_encode import WORLD_ENCODING_VERSION, WORLD_SIZE, world_scale
 
 __all__ = ["MAX_WIDTH", "ValueModel", "new_value_model", "load_value_model"]
@@ -103,32 +100,7 @@ def load_value_model(name_or_path, preset: str | None = None) -> ValueModel:
         vector, another world encoding version, or the wrong preset (one
         line each).
     """
-    text = str(name_or_path)
-    shipped = shipped_models()
-    if text in shipped and not isinstance(name_or_path, Path):
-        path, where = shipped[text], f"model {text!r}"
-    else:
-        path, where = Path(text), f"model file {Path(text).name}"
-        if not path.is_file():
-            if text.endswith(".npz") or "/" in text or isinstance(name_or_path, Path):
-                raise ModelError(f"no model file {text}")
-            have = [n for n in shipped if n.endswith("-value")]
-            raise ModelError(f"unknown value model {text!r}; shipped value models: "
-                             f"{', '.join(have) or 'none'} (or give a .npz file)")
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            header = json.loads(str(z["header"][()]))
-            scale = np.asarray(z["scale"], np.float32)
-            n = sum(1 for k in z.files if k.startswith("w"))
-            params = [(np.asarray(z[f"w{i}"], np.float32), np.asarray(z[f"b{i}"], np.float32))
-                      for i in range(n)]
-    except Exception as e:  # noqa: BLE001 - any failure to read is "not a model"
-        raise ModelError(f"{where} is not a dominoai model ({type(e).__name__})") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ModelError(f"{where} is not a dominoai model")
-    if not isinstance(header.get("format_version"), int) or header["format_version"] > FORMAT_VERSION:
-        raise ModelError(f"{where} has format version {header.get('format_version')!r}; this dominoai "
-                         f"reads up to {FORMAT_VERSION}")
+    _, where, header, scale, params = read_model_file(name_or_path, kind="value")
     if header.get("kind") != "value" or header.get("input") != "world":
         raise ModelError(f"{where} is not a value model over the world vector")
     if header.get("world_encoding_version") != WORLD_ENCODING_VERSION:
@@ -137,8 +109,6 @@ def load_value_model(name_or_path, preset: str | None = None) -> ValueModel:
                          f"{WORLD_ENCODING_VERSION}")
     if preset is not None and header.get("preset") != preset:
         raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
-    if not header.get("name"):
-        header["name"] = path.stem
     m = ValueModel(params, scale, header)
     m._check_shapes(where)
     return m
