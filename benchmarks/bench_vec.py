@@ -43,6 +43,7 @@ import importlib.util
 import platform
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -375,9 +376,9 @@ def main(argv=None) -> int:
         print(f"Block 2p vs easy, {args.rounds} rounds of {args.round_seconds:g} s bursts, steps per CPU s:")
         body = []
         for k, xs in alt["cpu"].items():
-            r = sorted(alt.get(f"vec_over_{k}", []))
-            body.append([k, f"{min(xs):,.0f}", f"{sorted(xs)[len(xs) // 2]:,.0f}", f"{max(xs):,.0f}",
-                         f"{r[0]:.2f}x / {r[len(r) // 2]:.2f}x / {r[-1]:.2f}x" if r else "-"])
+            r = alt.get(f"vec_over_{k}", [])
+            body.append([k, f"{min(xs):,.0f}", f"{statistics.median(xs):,.0f}", f"{max(xs):,.0f}",
+                         f"{min(r):.2f}x / {statistics.median(r):.2f}x / {max(r):.2f}x" if r else "-"])
         print_table(["loop", "min", "median", "max", "env over it: min / median / max"], body)
     if args.ab:
         pairs = []
