@@ -19,12 +19,16 @@ seat 0) with random masked actions picked by numpy as a user's loop would
 Goals (on one core; docs/learning.md): Block 2p with ``easy`` at least half
 the yardstick's steps/s and 50 times OpenSpiel's; Draw and All Fives at
 least 300,000; Block with ``hard`` at least 200,000. It prints a table
-with the ratios and writes everything to ``--out`` as JSON.
+with the ratios and writes everything to ``--out`` as JSON. ``--rounds N``
+also alternates short bursts of Block with ``easy``, OpenSpiel's game and
+the yardstick, N rounds, and gives the ratios round by round: on a shared
+machine those are the steadier figures.
 
 Usage::
 
     python benchmarks/bench_vec.py --prototype PATH/TO/vec.py
     python benchmarks/bench_vec.py --seconds 5 --presets block draw all_fives
+    python benchmarks/bench_vec.py --presets block --opponents easy --rounds 10 --prototype PATH/TO/vec.py
 """
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ import importlib.util
 import platform
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -47,20 +52,29 @@ from pathlib import Path
 import numpy as np
 
 
-def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float,
-                     fast_moves: bool = True) -> dict:
+def vector_env_runner(preset: str, opponents: str, num_envs: int, fast_moves: bool = True):
+    """A function ``burst(seconds) -> rates`` stepping one compiled, warm
+    :class:`~dominoai.learn.VectorEnv` with numpy's random masked pick."""
     from dominoai.learn import VectorEnv
     env = VectorEnv(preset, num_envs, opponents=opponents, seat=0, fast_moves=fast_moves)
     obs, mask = env.reset(1)
     rng = np.random.default_rng(0)
     for _ in range(3):  # compiled and warm
         obs, mask, *_ = env.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(1))
-    n = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        obs, mask, *_ = env.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(1))
-        n += num_envs
-    return _rates(n, t0, c0)
+
+    def burst(seconds: float) -> dict:
+        n = 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < seconds:
+            env.step((rng.random(mask.shape, dtype=np.float32) * mask).argmax(1))
+            n += num_envs
+        return _rates(n, t0, c0)
+    return burst
+
+
+def bench_vector_env(preset: str, opponents: str, num_envs: int, seconds: float,
+                     fast_moves: bool = True) -> dict:
+    return vector_env_runner(preset, opponents, num_envs, fast_moves)(seconds)
 
 
 def _rates(n: int, t0: float, c0: float) -> dict:
@@ -69,7 +83,10 @@ def _rates(n: int, t0: float, c0: float) -> dict:
     return {"steps": n, "wall": n / wall, "cpu": n / max(cpu, 1e-9)}
 
 
-def bench_openspiel(seconds: float) -> dict | None:
+def openspiel_runner():
+    """``burst(seconds) -> rates`` of OpenSpiel's ``python_block_dominoes``
+    (random legal actions, chance outcomes sampled, no observation built),
+    or None without ``open_spiel``."""
     try:
         import pyspiel
         from open_spiel.python import games  # noqa: F401  (registers the python games)
@@ -77,18 +94,26 @@ def bench_openspiel(seconds: float) -> dict | None:
         return None
     game = pyspiel.load_game("python_block_dominoes")
     rnd = random.Random(0)
-    n = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        s = game.new_initial_state()
-        while not s.is_terminal():
-            if s.is_chance_node():
-                outs, probs = zip(*s.chance_outcomes())
-                s.apply_action(rnd.choices(outs, probs)[0])
-            else:
-                s.apply_action(rnd.choice(s.legal_actions()))
-                n += 1
-    return _rates(n, t0, c0)
+
+    def burst(seconds: float) -> dict:
+        n = 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < seconds:
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    outs, probs = zip(*s.chance_outcomes())
+                    s.apply_action(rnd.choices(outs, probs)[0])
+                else:
+                    s.apply_action(rnd.choice(s.legal_actions()))
+                    n += 1
+        return _rates(n, t0, c0)
+    return burst
+
+
+def bench_openspiel(seconds: float) -> dict | None:
+    burst = openspiel_runner()
+    return None if burst is None else burst(seconds)
 
 
 def bench_pettingzoo(seconds: float) -> dict | None:
@@ -118,7 +143,9 @@ def bench_pettingzoo(seconds: float) -> dict | None:
     return _rates(n, t0, c0)
 
 
-def bench_prototype(path: Path, num_envs: int, seconds: float) -> dict:
+def prototype_runner(path: Path, num_envs: int):
+    """``burst(seconds) -> rates`` of the yardstick script at ``path`` (numpy
+    picking the actions as for the env), compiled and warm."""
     # imported from a private copy, under a module name of its own: numba then
     # compiles and caches it there, apart from any cache beside the original
     tmp = Path(tempfile.mkdtemp(prefix="bench_vec_"))
@@ -138,13 +165,44 @@ def bench_prototype(path: Path, num_envs: int, seconds: float) -> dict:
     for _ in range(3):
         mod.step_all(st, (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1),
                      obs, mask, rew, done, mod.A, mod.B, mod.PIPMASK)
-    n = 0
-    t0, c0 = time.perf_counter(), time.process_time()
-    while time.perf_counter() - t0 < seconds:
-        act = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
-        mod.step_all(st, act, obs, mask, rew, done, mod.A, mod.B, mod.PIPMASK)
-        n += N
-    return _rates(n, t0, c0)
+
+    def burst(seconds: float) -> dict:
+        n = 0
+        t0, c0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < seconds:
+            act = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
+            mod.step_all(st, act, obs, mask, rew, done, mod.A, mod.B, mod.PIPMASK)
+            n += N
+        return _rates(n, t0, c0)
+    return burst
+
+
+def bench_prototype(path: Path, num_envs: int, seconds: float) -> dict:
+    return prototype_runner(path, num_envs)(seconds)
+
+
+def alternate_rounds(num_envs: int, seconds: float, rounds: int, prototype: Path | None) -> dict:
+    """``rounds`` rounds of short bursts, one after the other in each round:
+    VectorEnv Block 2p with ``easy``, OpenSpiel's game and the yardstick (when
+    given). Returns each one's steps per CPU second per round and the
+    per-round ratios of the env to the others: a load that changes during
+    the run then moves both sides of a ratio alike."""
+    runners = {"vec_block_easy": vector_env_runner("block", "easy", num_envs)}
+    os_burst = openspiel_runner()
+    if os_burst is not None:
+        runners["openspiel_block"] = os_burst
+    if prototype is not None:
+        runners["yardstick"] = prototype_runner(prototype, num_envs)
+    per = {k: [] for k in runners}
+    for _ in range(rounds):
+        for k, burst in runners.items():
+            per[k].append(burst(seconds)["cpu"])
+    out = {"cpu": per}
+    v = per["vec_block_easy"]
+    for k in runners:
+        if k != "vec_block_easy":
+            out[f"vec_over_{k}"] = [a / b for a, b in zip(v, per[k])]
+    return out
 
 
 def profile_block(num_envs: int, reps: int = 200) -> dict:
@@ -152,7 +210,7 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
     step, each part timed alone over ``reps`` passes of the batch: numpy's
     random masked pick over the 113 action ids, the same pick over the same
     legal moves laid out as the yardstick's 56 ids (``2 * tile + end``), the
-    fused path's observation and mask (``_b2_write``), the general path's
+    fused path's observation and mask (``b2_outputs``), the general path's
     observation (``observe_into`` + ``encode_into``) and mask
     (``legal_moves`` into 113 booleans), one engine move (``legal_moves`` +
     a random pick + ``apply_move``, redealing finished hands), the whole
@@ -183,10 +241,9 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
                 mask_into(st[g], rv, buf, mask[g])
 
     @njit(cache=True)
-    def _fused_write(st, rv, obs, mask, seats, reps):
+    def _fused_write(st, meta, obs, mask, active, reps):
         for _ in range(reps):
-            for g in range(st.shape[0]):
-                VK._b2_write(st, rv, obs, mask, g, seats[g])
+            VK.b2_outputs(st, meta, obs, mask, active, 0, st.shape[0], True)
 
     @njit(cache=True)
     def _move(st, rs, rv, reps):
@@ -239,9 +296,8 @@ def profile_block(num_envs: int, reps: int = 200) -> dict:
             (rng.random(m56.shape, dtype=np.float32) * m56).argmax(1)
     timed("numpy pick, 113 ids", pick)
     timed("numpy pick, the same moves as 56 ids", pick56)
-    seats = env._meta[:, VK.M_SEAT].copy()
-    timed("observation + mask, fused", lambda r: _fused_write(env._st, env._rv, env.obs.copy(),
-                                                               env.mask.copy(), seats, r))
+    timed("observation + mask, fused", lambda r: _fused_write(env._st, env._meta, env.obs.copy(),
+                                                               env.mask.copy(), env._all, r))
     timed("observation, general", lambda r: _obs(env._st, env._rv, env.obs.copy(), r))
     timed("mask, general", lambda r: _mask(env._st, env._rv, env.mask.copy(), r))
     st, rs = env._st.copy(), env._rs.copy()
@@ -273,12 +329,16 @@ def main(argv=None) -> int:
     ap.add_argument("--core", type=int, default=None, help="the core to pin to (default: the least busy)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/vec.json"))
     ap.add_argument("--profile", action="store_true", help="also time the parts of a Block step")
+    ap.add_argument("--rounds", type=int, default=0, metavar="N",
+                    help="also alternate N rounds of short bursts (--round-seconds each) of Block with easy, "
+                         "OpenSpiel's game and the yardstick, and report the per-round ratios")
+    ap.add_argument("--round-seconds", type=float, default=1.0, help="seconds per burst of --rounds")
     ap.add_argument("--ab", type=int, default=0, metavar="N",
                     help="also alternate N bursts of Block with easy on the fused path and on the "
                          "general one (fast_moves=False), and report the range of their ratios")
     args = ap.parse_args(argv)
-    if args.num_envs < 1 or args.seconds <= 0 or args.ab < 0:
-        ap.error("--num-envs and --seconds must be positive, --ab at least 0")
+    if args.num_envs < 1 or args.seconds <= 0 or args.round_seconds <= 0 or args.ab < 0 or args.rounds < 0:
+        ap.error("--num-envs, --seconds and --round-seconds must be positive, --ab and --rounds at least 0")
     if args.prototype is not None and not args.prototype.is_file():
         ap.error(f"--prototype {args.prototype}: no such file")
     core = pin_one_core(args.core)
@@ -310,6 +370,16 @@ def main(argv=None) -> int:
         prof = out["profile_block_easy_ns"] = profile_block(args.num_envs)
         print("Block 2p vs easy, ns per game and step, each part alone:")
         print_table(["part", "ns"], [[k, f"{v:,.0f}"] for k, v in prof.items()])
+    if args.rounds:
+        alt = out["rounds_block_easy"] = alternate_rounds(args.num_envs, args.round_seconds, args.rounds,
+                                                          args.prototype)
+        print(f"Block 2p vs easy, {args.rounds} rounds of {args.round_seconds:g} s bursts, steps per CPU s:")
+        body = []
+        for k, xs in alt["cpu"].items():
+            r = alt.get(f"vec_over_{k}", [])
+            body.append([k, f"{min(xs):,.0f}", f"{statistics.median(xs):,.0f}", f"{max(xs):,.0f}",
+                         f"{min(r):.2f}x / {statistics.median(r):.2f}x / {max(r):.2f}x" if r else "-"])
+        print_table(["loop", "min", "median", "max", "env over it: min / median / max"], body)
     if args.ab:
         pairs = []
         for _ in range(args.ab):

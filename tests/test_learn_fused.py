@@ -67,6 +67,28 @@ def test_fused_step_is_the_general_step(preset, fields, kw):
             assert fused.record(g) == general.record(g)
 
 
+@pytest.mark.parametrize("opponents", ["easy", "hard"])
+def test_fused_step_with_inactive_games(opponents):
+    """Stepping a random subset of the games (``active``): the fused path
+    leaves the others as the general path does (state, RNG, outputs), reward
+    0 and done False, and plays the active ones alike."""
+    rules = get_rules("block", players=2)
+    rng = np.random.default_rng(5)
+    fused, general = _pair(rules, 77, opponents=opponents, seat="rotate")
+    outs = [e.reset() for e in (fused, general)]
+    stepped = 0
+    for _ in range(40):
+        on = rng.random(fused.num_envs) < 0.5
+        acts = (rng.random(outs[0][1].shape) * outs[0][1]).argmax(1)
+        before = fused._st.copy()
+        outs = [e.step(acts, active=on) for e in (fused, general)]
+        _same_env(fused, general)
+        assert np.array_equal(fused._st[~on], before[~on])
+        assert not outs[0][2][~on].any() and not outs[0][3][~on].any()
+        stepped += int(on.sum())
+    assert stepped > 100
+
+
 def test_fused_path_only_where_it_applies():
     """medium, self-play, more seats or drawing keep the general path."""
     assert VectorEnv("block", 2, players=2, opponents="easy")._cfg[VK.C_FUSED] == 1

@@ -318,6 +318,72 @@ def _b2_hard(st, rv, g, F):
     return buf[hard_eval_into(tmp, rv, a, buf, n, hw, feats, vals, wi, wf)]
 
 
+@njit(cache=True, inline="always")
+def _b2_lay(v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1):
+    """The seat ``cur`` lays the legal move code ``v`` on a hand held in
+    locals (both hands, the tiles laid, the two ends and their kinds, the
+    lead tile, the voids): returns the fields afterwards, then ``status``:
+    0 while the hand goes on (``cur`` is then the seat to move: the other
+    one, or the same after a forced pass, which marks the other's voids),
+    ``ST_DOMINO`` or ``ST_BLOCKED`` (``cur`` is then the seat that laid,
+    as :func:`~dominoai.engine.kernels.finish_hand` expects). Plain
+    integers only, so that the loops that call it handle no array."""
+    t = v >> 2
+    bit = _ONE << t
+    if cur == 0:
+        h0 &= ~bit
+        hc, ho = h0, h1
+    else:
+        h1 &= ~bit
+        hc, ho = h1, h0
+    hi = _HIGH[t]
+    lo = _LOW[t]
+    kind = _DBL[t]
+    if npl == 0:
+        if v & 3 == 1:
+            hi, lo = lo, hi
+        e0 = hi
+        e1 = lo
+        k0 = kind
+        k1 = kind
+        lead = t
+    elif v & 3 == 0:
+        e0 = hi + lo - e0
+        k0 = kind
+    else:
+        e1 = hi + lo - e1
+        k1 = kind
+    npl += 1
+    played |= bit
+    status = 0
+    if hc == 0:
+        status = _DOMINO
+    else:
+        om = _PIPMASK[e0] | _PIPMASK[e1]
+        if ho & om:
+            cur = 1 - cur
+        elif hc & om:
+            if cur == 0:
+                v1 |= (_ONE << e0) | (_ONE << e1)
+            else:
+                v0 |= (_ONE << e0) | (_ONE << e1)
+        else:
+            status = _BLOCKED
+    return cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status
+
+
+@njit(cache=True, inline="always")
+def _b2_easy(r, tiles, npl, e0, e1):
+    """``easy``'s move among the playable ``tiles`` (:func:`_b2_nth`'s
+    order): the only one, or a uniform draw from the RNG state ``r``.
+    Returns the next state and the move code."""
+    n = _b2_count(tiles, npl, e0, e1)
+    i = 0
+    if n > 1:
+        r, i = _below(r, n)
+    return r, _b2_nth(tiles, npl, e0, e1, i)
+
+
 @njit(cache=True)
 def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
     """Game g (block2 shape, ``easy`` opponents or ``hard`` ones when
@@ -326,7 +392,8 @@ def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
     the learner can decide or the hand ends (then
     :func:`~dominoai.engine.kernels.finish_hand` scores it and ``st[g,
     S_CUR]`` is -1). With ``easy`` the state row is read once and written
-    once; ``hard`` reads it before each of its choices."""
+    once; ``hard`` reads it before each of its choices. One game per call:
+    :func:`b2_step` plays the batch with the same helpers."""
     cur = st[g, L.S_CUR]
     if v < 0 and cur == seat:
         return
@@ -344,77 +411,28 @@ def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
     v0 = st[g, L.S_VOID]
     v1 = st[g, L.S_VOID + 1]
     r = rs[g]
-    status = 0
     if v < 0:  # the opponent decides first (a fresh deal)
         hand = h0 if cur == 0 else h1
         tiles = hand & (_ONE << must) if must >= 0 else hand
-        n = _b2_count(tiles, npl, e0, e1)
-        i = 0
-        if n > 1:
-            if hard:
-                v = _b2_hard(st, rv, g, F)
-            else:
-                r, i = _below(r, n)
-        if not (hard and n > 1):
-            v = _b2_nth(tiles, npl, e0, e1, i)
+        if hard and _b2_count(tiles, npl, e0, e1) > 1:
+            v = _b2_hard(st, rv, g, F)
+        else:
+            r, v = _b2_easy(r, tiles, npl, e0, e1)
         _hist_move(hist, g, v)
     while True:
-        t = v >> 2
-        bit = _ONE << t
-        if cur == 0:
-            h0 &= ~bit
-            hc, ho = h0, h1
-        else:
-            h1 &= ~bit
-            hc, ho = h1, h0
-        hi = _HIGH[t]
-        lo = _LOW[t]
-        kind = _DBL[t]
-        if npl == 0:
-            if v & 3 == 1:
-                hi, lo = lo, hi
-            e0 = hi
-            e1 = lo
-            k0 = kind
-            k1 = kind
-            lead = t
-        elif v & 3 == 0:
-            e0 = hi + lo - e0
-            k0 = kind
-        else:
-            e1 = hi + lo - e1
-            k1 = kind
-        npl += 1
-        played |= bit
-        must = -1
         last = cur
-        if hc == 0:
-            status = _DOMINO
-            break
-        om = _PIPMASK[e0] | _PIPMASK[e1]
-        if ho & om:
-            cur = 1 - cur
-            ho, hc = hc, ho
-        elif hc & om:
-            if cur == 0:
-                v1 |= (_ONE << e0) | (_ONE << e1)
-            else:
-                v0 |= (_ONE << e0) | (_ONE << e1)
-        else:
-            status = _BLOCKED
-            break
-        if cur == seat:
+        must = -1
+        cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status = _b2_lay(
+            v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1)
+        if status or cur == seat:
             break
         # the opponent: the only move; hard's; or easy's uniform draw from the RNG
-        n = _b2_count(hc, npl, e0, e1)
-        if n == 1:
-            v = _b2_nth(hc, npl, e0, e1, 0)
-        elif hard:
+        hc = h0 if cur == 0 else h1
+        if hard and _b2_count(hc, npl, e0, e1) > 1:
             _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
             v = _b2_hard(st, rv, g, F)
         else:
-            r, i = _below(r, n)
-            v = _b2_nth(hc, npl, e0, e1, i)
+            r, v = _b2_easy(r, hc, npl, e0, e1)
         _hist_move(hist, g, v)
     _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
     rs[g] = r
@@ -433,84 +451,91 @@ _F_NPLAYED, _F_MUST, _F_CUR = _raw_at(O.O_NPLAYED), _raw_at(O.O_MUST), _raw_at(O
 _F_LEADER, _F_SIZES, _F_BONE = _raw_at(O.O_LEADER), _raw_at(O.O_SIZES), _raw_at(O.O_BONE)
 _F_SCORE, _F_POINTS, _F_REPL = _raw_at(O.O_SCORE), _raw_at(O.O_POINTS), _raw_at(O.O_REPL)
 _F_HAND_NO, _F_CARRY, _F_STATUS = _raw_at(O.O_HAND_NO), _raw_at(O.O_CARRY), _raw_at(O.O_STATUS)
-# the fields in between are each one wide and in array order, as _b2_write assumes
+# the fields in between are each one wide and in array order, as b2_outputs assumes
 assert _raw_at(O.O_SEAT) == F_RAW and _F_SCORE + 4 == _F_POINTS and _F_POINTS + 4 == _F_REPL
 assert _F_STATUS == _F_REPL + 6 and _F_SIZES + 4 == _F_BONE and _F_BONE + 1 == _F_SCORE
 
 
-@njit(cache=True, inline="always")
-def _b2_write(st, rv, obs, mask, g, seat):
-    """Game g's observation vector of ``seat`` and mask of the seat to move,
-    written from the state row as ``observe_into`` + ``encode_into`` and
-    ``legal_moves`` would, for two seats and no replacements."""
-    own = st[g, L.S_HAND + seat]
-    line = st[g, L.S_PLAYED]
-    unseen = _FULL28 & ~own & ~line
-    o = obs[g]
-    for t in range(28):
-        o[F_HAND + t] = (own >> t) & 1
-        o[F_LINE + t] = (line >> t) & 1
-        o[F_UNSEEN + t] = (unseen >> t) & 1
-    for i in range(2):
-        vd = st[g, L.S_VOID + i]
-        for p in range(7):
-            o[F_VOID + 7 * i + p] = (vd >> p) & 1
-    for j in range(F_VOID + 14, F_RAW):
-        o[j] = 0
-    cur = st[g, L.S_CUR]
-    o[F_RAW] = seat
-    for k in range(4):
-        o[_F_END_PIP + k] = st[g, L.S_END_PIP + k]
-        o[_F_END_KIND + k] = st[g, L.S_END_KIND + k]
-        o[_F_SCORE + k] = st[g, L.S_SCORE + k]
-        o[_F_POINTS + k] = st[g, L.S_POINTS + k]
-    o[_F_CAND] = st[g, L.S_CAND]
-    o[_F_CAND + 1] = st[g, L.S_CAND + 1]
-    o[_F_SPIN] = st[g, L.S_SPIN]
-    o[_F_SPIN_TILE] = st[g, L.S_SPIN_TILE]
-    o[_F_LEAD_TILE] = st[g, L.S_LEAD_TILE]
-    o[_F_NPLAYED] = st[g, L.S_NPLAYED]
-    o[_F_MUST] = st[g, L.S_MUST] if cur == seat else -1
-    o[_F_CUR] = cur
-    o[_F_LEADER] = st[g, L.S_LEADER]
-    o[_F_SIZES] = K.popcount(st[g, L.S_HAND])
-    o[_F_SIZES + 1] = K.popcount(st[g, L.S_HAND + 1])
-    o[_F_SIZES + 2] = 0
-    o[_F_SIZES + 3] = 0
-    o[_F_BONE] = st[g, L.S_BONE_END] - st[g, L.S_BONE_POS]
-    o[_F_REPL] = st[g, L.S_REPL]
-    o[_F_REPL + 1] = st[g, L.S_REPL + 1]
-    o[_F_REPL + 2] = 0
-    o[_F_REPL + 3] = 0
-    o[_F_HAND_NO] = st[g, L.S_HAND_NO]
-    o[_F_CARRY] = st[g, L.S_CARRY]
-    o[_F_STATUS] = st[g, L.S_STATUS]
-    for j in range(_F_STATUS + 1, OBS_SIZE):
-        o[j] = 0
-    m = mask[g]
-    for i in range(N_ACTIONS):
-        m[i] = False
-    if cur < 0:
-        return
-    tiles = st[g, L.S_HAND + cur]
-    if st[g, L.S_MUST] >= 0:
-        tiles &= _ONE << st[g, L.S_MUST]
-    if st[g, L.S_NPLAYED] == 0:
-        while tiles:
-            m[K.lowest_tile(tiles) * 4] = True
-            tiles &= tiles - 1
-        return
-    e0 = st[g, L.S_END_PIP]
-    e1 = st[g, L.S_END_PIP + 1]
-    t0 = tiles & _PIPMASK[e0]
-    while t0:
-        m[K.lowest_tile(t0) * 4] = True
-        t0 &= t0 - 1
-    if e1 != e0:
-        t1 = tiles & _PIPMASK[e1]
-        while t1:
-            m[K.lowest_tile(t1) * 4 + 1] = True
-            t1 &= t1 - 1
+@njit(cache=True)
+def b2_outputs(st, meta, obs, mask, active, lo, hi, masks):
+    """For every ``active`` game g in ``[lo, hi)``: the observation vector
+    of its learner seat ``meta[g, M_SEAT]`` into ``obs[g]`` and, when
+    ``masks``, the mask of the seat to move into ``mask[g]``, written from
+    the state row as ``observe_into`` + ``encode_into`` and ``legal_moves``
+    would, for two seats and no replacements. The loop holds the arrays:
+    a call per game, or a view of a row, costs reference counting."""
+    for g in range(lo, hi):
+        if not active[g]:
+            continue
+        seat = meta[g, M_SEAT]
+        own = st[g, L.S_HAND + seat]
+        line = st[g, L.S_PLAYED]
+        unseen = _FULL28 & ~own & ~line
+        for t in range(28):
+            obs[g, F_HAND + t] = (own >> t) & 1
+            obs[g, F_LINE + t] = (line >> t) & 1
+            obs[g, F_UNSEEN + t] = (unseen >> t) & 1
+        for i in range(2):
+            vd = st[g, L.S_VOID + i]
+            for p in range(7):
+                obs[g, F_VOID + 7 * i + p] = (vd >> p) & 1
+        for j in range(F_VOID + 14, F_RAW):
+            obs[g, j] = 0
+        cur = st[g, L.S_CUR]
+        obs[g, F_RAW] = seat
+        for k in range(4):
+            obs[g, _F_END_PIP + k] = st[g, L.S_END_PIP + k]
+            obs[g, _F_END_KIND + k] = st[g, L.S_END_KIND + k]
+            obs[g, _F_SCORE + k] = st[g, L.S_SCORE + k]
+            obs[g, _F_POINTS + k] = st[g, L.S_POINTS + k]
+        obs[g, _F_CAND] = st[g, L.S_CAND]
+        obs[g, _F_CAND + 1] = st[g, L.S_CAND + 1]
+        obs[g, _F_SPIN] = st[g, L.S_SPIN]
+        obs[g, _F_SPIN_TILE] = st[g, L.S_SPIN_TILE]
+        obs[g, _F_LEAD_TILE] = st[g, L.S_LEAD_TILE]
+        obs[g, _F_NPLAYED] = st[g, L.S_NPLAYED]
+        obs[g, _F_MUST] = st[g, L.S_MUST] if cur == seat else -1
+        obs[g, _F_CUR] = cur
+        obs[g, _F_LEADER] = st[g, L.S_LEADER]
+        obs[g, _F_SIZES] = K.popcount(st[g, L.S_HAND])
+        obs[g, _F_SIZES + 1] = K.popcount(st[g, L.S_HAND + 1])
+        obs[g, _F_SIZES + 2] = 0
+        obs[g, _F_SIZES + 3] = 0
+        obs[g, _F_BONE] = st[g, L.S_BONE_END] - st[g, L.S_BONE_POS]
+        obs[g, _F_REPL] = st[g, L.S_REPL]
+        obs[g, _F_REPL + 1] = st[g, L.S_REPL + 1]
+        obs[g, _F_REPL + 2] = 0
+        obs[g, _F_REPL + 3] = 0
+        obs[g, _F_HAND_NO] = st[g, L.S_HAND_NO]
+        obs[g, _F_CARRY] = st[g, L.S_CARRY]
+        obs[g, _F_STATUS] = st[g, L.S_STATUS]
+        for j in range(_F_STATUS + 1, OBS_SIZE):
+            obs[g, j] = 0
+        if not masks:
+            continue
+        for i in range(N_ACTIONS):
+            mask[g, i] = False
+        if cur < 0:
+            continue
+        tiles = st[g, L.S_HAND + cur]
+        if st[g, L.S_MUST] >= 0:
+            tiles &= _ONE << st[g, L.S_MUST]
+        if st[g, L.S_NPLAYED] == 0:
+            while tiles:
+                mask[g, K.lowest_tile(tiles) * 4] = True
+                tiles &= tiles - 1
+            continue
+        e0 = st[g, L.S_END_PIP]
+        e1 = st[g, L.S_END_PIP + 1]
+        t0 = tiles & _PIPMASK[e0]
+        while t0:
+            mask[g, K.lowest_tile(t0) * 4] = True
+            t0 &= t0 - 1
+        if e1 != e0:
+            t1 = tiles & _PIPMASK[e1]
+            while t1:
+                mask[g, K.lowest_tile(t1) * 4 + 1] = True
+                t1 &= t1 - 1
 
 
 @njit(cache=True)
@@ -722,42 +747,148 @@ def _settle(G, out, x, g):
 
 
 @njit(cache=True)
-def _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F):
-    """Game g's hand just ended (one-hand games, the fused path): as
-    :func:`_settle` does it, on the arrays themselves. The learner side's
-    margin is the reward and the result (a game with no learner decision is
-    skipped and its reward dropped); then fresh games are dealt and played
-    to the learner's first decision."""
+def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, perm, actions, active,
+            penalty, hard, F):
+    """The fused step's moves and hand ends (block2 shape, ``easy`` or
+    ``hard`` opponents, a learner seat): in every ``active`` game the
+    learner plays ``actions[g]`` (an illegal id, in penalty mode, becomes a
+    uniformly random legal move from the game's RNG and ``penalty`` is
+    subtracted from the reward), then the opponent replies until the learner
+    can decide or the hand ends. In one-hand games (``cfg[C_MATCH]`` 0) an
+    ended hand is scored as :func:`_settle` does it (the learner side's
+    margin is the reward and the result; a game with no learner decision is
+    skipped and its reward dropped) and fresh games are dealt and played to
+    the learner's first decision; in match games it is left with ``st[g,
+    S_CUR]`` -1 for :func:`_settle`. Clears ``reward``, ``done`` and
+    ``M_SKIPPED`` of every game.
+
+    The hand's fields live in locals from the learner's move to its next
+    decision, and the loop calls no function with an array in the common
+    case (``easy``, the hand going on): reference counting of the arrays at
+    each such call cost more than the moves themselves."""
+    keep = hist.shape[2] > 0
+    one_hand = cfg[C_MATCH] == 0
     sign = cfg[C_SIGN]
-    mode = cfg[C_SCALE]
-    while True:
-        s = st[g]
+    scale = cfg[C_SCALE]
+    dealt = 2 * rv[L.R_HAND_SIZE]
+    for g in range(st.shape[0]):
+        reward[g, 0] = 0.0
+        done[g] = False
+        meta[g, M_SKIPPED] = 0
+        if not active[g]:
+            continue
+        v = actions[g]
+        if v < 0 or v >= N_ACTIONS or not mask[g, v]:
+            n = K.legal_moves(st[g], rv, buf)
+            v = buf[K.rng_below(rs[g:g + 1], n)]
+            reward[g, 0] -= penalty
+        if keep:
+            _hist_move(hist, g, v)
+        meta[g, M_DECIDED] += 1
         seat = meta[g, M_SEAT]
-        margins_into(s, rv, sign, L.S_POINTS, marg)
-        m = _scale(marg[seat], mode)
-        meta[g, M_GAMES] += 1
-        if meta[g, M_DECIDED] == 0:
-            meta[g, M_SKIPPED] += 1
-        else:
-            reward[g, 0] += m
-            done[g] = True
-            res[g, RES_MARGIN] = m
-            res[g, RES_POINTS] = s[L.S_POINTS]
-            res[g, RES_POINTS + 1] = s[L.S_POINTS + 1]
-            res[g, RES_POINTS + 2] = 0
-            res[g, RES_POINTS + 3] = 0
-            res[g, RES_WINNER] = s[L.S_WINNER]
-            res[g, RES_SEAT] = seat
-            res[g, RES_HANDS] = s[L.S_HAND_NO]
-            res[g, RES_STATUS] = s[L.S_STATUS]
-            for j in range(hist.shape[2]):
-                hist[g, 1, j] = hist[g, 0, j]
-            observe_into(s, rv, seat, a)
-            encode_into(a, final[g])
-        _fresh_game(st, rs, meta, hist, rv, cfg, perm, g)
-        _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], -1, cfg[C_OPP] == OPP_HARD, F)
-        if st[g, L.S_CUR] >= 0:
-            return
+        cur = st[g, L.S_CUR]
+        h0 = st[g, L.S_HAND]
+        h1 = st[g, L.S_HAND + 1]
+        npl = st[g, L.S_NPLAYED]
+        e0 = st[g, L.S_END_PIP]
+        e1 = st[g, L.S_END_PIP + 1]
+        k0 = st[g, L.S_END_KIND]
+        k1 = st[g, L.S_END_KIND + 1]
+        played = st[g, L.S_PLAYED]
+        lead = st[g, L.S_LEAD_TILE]
+        must = st[g, L.S_MUST]
+        last = st[g, L.S_LAST]
+        v0 = st[g, L.S_VOID]
+        v1 = st[g, L.S_VOID + 1]
+        r = rs[g]
+        while True:  # v is laid by cur
+            last = cur
+            must = -1
+            cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status = _b2_lay(
+                v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1)
+            if status == 0:
+                if cur == seat:
+                    break
+                # the opponent: the only move; hard's; or easy's uniform draw from the RNG
+                hc = h0 if cur == 0 else h1
+                if hard and _b2_count(hc, npl, e0, e1) > 1:
+                    _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+                    v = _b2_hard(st, rv, g, F)
+                else:
+                    r, v = _b2_easy(r, hc, npl, e0, e1)
+                if keep:
+                    _hist_move(hist, g, v)
+                continue
+            # the hand is over: score it
+            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+            rs[g] = r
+            K.finish_hand(st[g], rv, status)
+            if not one_hand:
+                cur = -1  # stored; _settle scores it and deals the next hand
+                break
+            p = sign * st[g, L.S_POINTS + seat]
+            m = _scale(p - (sign * (st[g, L.S_POINTS] + st[g, L.S_POINTS + 1]) - p), scale)
+            meta[g, M_GAMES] += 1
+            if meta[g, M_DECIDED] == 0:
+                meta[g, M_SKIPPED] += 1
+            else:
+                reward[g, 0] += m
+                done[g] = True
+                res[g, RES_MARGIN] = m
+                res[g, RES_POINTS] = st[g, L.S_POINTS]
+                res[g, RES_POINTS + 1] = st[g, L.S_POINTS + 1]
+                res[g, RES_POINTS + 2] = 0
+                res[g, RES_POINTS + 3] = 0
+                res[g, RES_WINNER] = st[g, L.S_WINNER]
+                res[g, RES_SEAT] = seat
+                res[g, RES_HANDS] = st[g, L.S_HAND_NO]
+                res[g, RES_STATUS] = st[g, L.S_STATUS]
+                for j in range(hist.shape[2]):
+                    hist[g, 1, j] = hist[g, 0, j]
+                b2_outputs(st, meta, final, mask, active, g, g + 1, False)
+            # a fresh game (as _fresh_game deals it), played to the learner's first decision
+            K.new_match(st[g], rv)
+            st[g, L.S_LOG] = 0
+            seat = cfg[C_SEAT]
+            if seat == -1:
+                seat = (meta[g, M_INDEX] + meta[g, M_GAMES]) % 2
+            meta[g, M_SEAT] = seat
+            meta[g, M_DECIDED] = 0
+            rg = rs[g:g + 1]
+            K.deal_perm(rg, perm, dealt)  # only the dealt tiles need a random order: nobody draws
+            got = K.start_hand(st[g], rv, perm, K.rng_below(rg, 2))
+            if keep:
+                hist[g, 0, H_NHANDS] = 0
+                hist[g, 0, H_OVER] = 0
+                _hist_hand(hist, g, perm, got)
+            cur = st[g, L.S_CUR]
+            h0 = st[g, L.S_HAND]
+            h1 = st[g, L.S_HAND + 1]
+            npl = st[g, L.S_NPLAYED]
+            e0 = st[g, L.S_END_PIP]
+            e1 = st[g, L.S_END_PIP + 1]
+            k0 = st[g, L.S_END_KIND]
+            k1 = st[g, L.S_END_KIND + 1]
+            played = st[g, L.S_PLAYED]
+            lead = st[g, L.S_LEAD_TILE]
+            must = st[g, L.S_MUST]
+            last = st[g, L.S_LAST]
+            v0 = st[g, L.S_VOID]
+            v1 = st[g, L.S_VOID + 1]
+            r = rs[g]
+            if cur == seat:
+                break
+            hand = h0 if cur == 0 else h1
+            tiles = hand & (_ONE << must) if must >= 0 else hand
+            if hard and _b2_count(tiles, npl, e0, e1) > 1:
+                v = _b2_hard(st, rv, g, F)
+            else:
+                r, v = _b2_easy(r, tiles, npl, e0, e1)
+            if keep:
+                _hist_move(hist, g, v)
+        if cur >= 0:
+            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+            rs[g] = r
 
 
 @njit(cache=True)
@@ -776,10 +907,11 @@ def reset_all(G, out, x, seed, first):
             out.reward[g, p] = 0.0
         _new_game(G, x, g)
         _settle(G, out, x, g)
-        if G.cfg[C_FUSED]:
-            _b2_write(G.st, G.rv, out.obs, out.mask, g, G.meta[g, M_SEAT])
-        else:
+        if not G.cfg[C_FUSED]:
             _write(G, out, x, g)
+    if G.cfg[C_FUSED]:
+        n = G.st.shape[0]
+        b2_outputs(G.st, meta, out.obs, out.mask, np.ones(n, np.bool_), 0, n, True)
 
 
 @njit(cache=True)
@@ -810,33 +942,16 @@ def step_all(G, out, x, actions, active, penalty):
     meta = G.meta
     st, rs, hist, rv, cfg = G.st, G.rs, G.hist, G.rv, G.cfg
     reward, done, res, final = out.reward, out.done, out.res, out.final
-    perm, marg, a = x.perm, x.marg, x.a
     hard = G.cfg[C_OPP] == OPP_HARD
     F = _fused_scratch(G, x)
-    if fused:  # in three passes over the games: the moves, the hand ends, the outputs
-        for g in range(st.shape[0]):
-            reward[g, 0] = 0.0
-            done[g] = False
-            meta[g, M_SKIPPED] = 0
-            if not active[g]:
-                continue
-            v = actions[g]
-            if v < 0 or v >= N_ACTIONS or not out.mask[g, v]:
-                n = K.legal_moves(st[g], rv, x.buf)
-                v = x.buf[K.rng_below(rs[g:g + 1], n)]
-                reward[g, 0] -= penalty
-            _hist_move(hist, g, v)
-            meta[g, M_DECIDED] += 1
-            _b2_run(st, rs, hist, rv, g, meta[g, M_SEAT], v, hard, F)
-        for g in range(st.shape[0]):
-            if active[g] and st[g, L.S_CUR] < 0:  # the hand is over: score it, deal again
-                if hand_end:
-                    _b2_hand_end(st, rs, meta, hist, rv, cfg, reward, done, res, final, perm, marg, a, g, F)
-                else:
+    if fused:  # the moves and hand ends, then the outputs
+        b2_step(st, rs, meta, hist, rv, cfg, out.mask, reward, done, res, final, x.buf, x.perm, actions,
+                active, penalty, hard, F)
+        if not hand_end:
+            for g in range(st.shape[0]):
+                if active[g] and st[g, L.S_CUR] < 0:  # the hand is over: score it, deal the next
                     _settle(G, out, x, g)
-        for g in range(st.shape[0]):
-            if active[g]:
-                _b2_write(st, rv, out.obs, out.mask, g, meta[g, M_SEAT])
+        b2_outputs(st, meta, out.obs, out.mask, active, 0, st.shape[0], True)
         return
     for g in range(G.st.shape[0]):
         for p in range(out.reward.shape[1]):
