@@ -43,8 +43,9 @@ __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
 #: not replay), ``tables`` (``(meta, states, obs)``, :func:`new_play_tables`),
 #: the row ``cache`` (``(ckey, cval)``, :func:`new_row_cache`) and, for the
 #: ``neural`` play model, ``first`` (``(pre, delta)``, :func:`net_tables`;
-#: None: the ``hard`` model only)
-PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache", "first"], defaults=(None,))
+#: by default :data:`NO_FIRST`, for the ``hard`` model only)
+NO_FIRST = (np.zeros((1, 1), np.float32), np.zeros((28, 1), np.float32))
+PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache", "first"], defaults=(NO_FIRST,))
 
 
 @njit(cache=True)
@@ -301,7 +302,9 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
     instead: the log of its softmax probability of the move played among
     the legal moves (:func:`~dominoai.bots.pimc.playnet.net_log_prob`),
     read through ``first = (pre, delta)`` (:func:`net_tables` of the same
-    tables; None: the ``hard`` model is used whatever ``cfg`` says);
+    tables; None: the ``hard`` model is used whatever ``cfg`` says; a
+    kernel that calls this one passes a tuple, never None, which numba
+    could not leave out of an inlined call);
     ``hard_prior`` does not apply. ``ws.nh0`` and ``ws.nh1`` are scratch."""
     # the tuples' members, bound once (not read per row: see settings.py)
     meta, states, obs = tables

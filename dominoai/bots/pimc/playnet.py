@@ -17,7 +17,11 @@ adds, for each tile ``t`` of the hand, the column difference ``delta[t]``
 :func:`hand_delta_into`). The last layer is computed only for the legal
 moves. :func:`net_log_prob` runs the rest; it equals the plain forward pass
 (:func:`dominoai.learn.forward.forward_into` on the whole vector) up to
-float32 rounding.
+float32 rounding. Its loops read each weight row through a slice (a view
+of that row), which lets LLVM vectorise them: measured with a loop of
+200,000 calls of the (128, 128) layer, 7.0 to 7.5 µs with indices
+``off + i * fan_out + j`` into the flat array against 2.1 to 3.1 µs with
+the row's slice (whose index ``j`` is known not to be negative).
 
 Kernels only (``@njit(cache=True)``), numpy types in and out.
 """
@@ -89,9 +93,9 @@ def first_layer_into(a, net, x, out):
     for i in range(fi):
         v = x[i] * scale[i]
         if v != 0.0:
-            row = i * fo
+            wr = weights[i * fo:(i + 1) * fo]
             for j in range(fo):
-                out[j] += v * weights[row + j]
+                out[j] += v * wr[j]
 
 
 @njit(cache=True)
@@ -113,8 +117,9 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
         src[j] = pre[j]
     for t in range(28):
         if (h >> t) & 1:
+            dt = delta[t]
             for j in range(fo):
-                src[j] += delta[t, j]
+                src[j] += dt[j]
     off = shapes[0, 0] * fo + fo
     if n_layers == 1:
         # the first layer is the last: its outputs are the logits
@@ -127,6 +132,7 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
         fi = shapes[l, 0]
         fo = shapes[l, 1]
         b = off + fi * fo
+        w2 = weights[off:b].reshape((fi, fo))
         if l == n_layers - 1:
             # the logits of the legal moves only, into dst[:n]
             for c in range(n):
@@ -135,7 +141,7 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
                 for i in range(fi):
                     v = src[i]
                     if v != 0.0:
-                        z += v * weights[off + i * fo + m]
+                        z += v * w2[i, m]
                 dst[c] = z
             mx = dst[0]
             for c in range(1, n):
@@ -145,14 +151,15 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
             for c in range(n):
                 s += np.exp(np.float64(dst[c]) - mx)
             return np.float64(dst[k]) - mx - np.log(s)
+        bias = weights[b:b + fo]
         for j in range(fo):
-            dst[j] = weights[b + j]
+            dst[j] = bias[j]
         for i in range(fi):
             v = src[i]
             if v != 0.0:
-                row = off + i * fo
+                wr = w2[i]
                 for j in range(fo):
-                    dst[j] += v * weights[row + j]
+                    dst[j] += v * wr[j]
         off = b + fo
         src, dst = dst, src
     return 0.0
