@@ -32,7 +32,8 @@ import time
 import numpy as np
 from numba import njit
 
-from dominoai.bots.pimc.likelihood import T_KIND, T_LATER, T_SEAT
+from dominoai.bots.pimc.likelihood import (NO_FIRST, T_KIND, T_LATER, T_SEAT, new_row_cache,
+                                           tabled_likelihood)
 from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
 from dominoai.engine.encode import encode_into
@@ -40,6 +41,17 @@ from dominoai.engine.observe import O_HAND, O_UNSEEN
 from dominoai.learn.forward import forward_into
 
 _FULL = np.int64((1 << 28) - 1)
+
+
+@njit(cache=True)
+def _weigh(worlds, nd, tables, rv, cfg, ws, first):
+    """Every world's play-model weight (no row cache), summed: the loop runs
+    in the kernel, so no Python call is timed."""
+    total = 0.0
+    cache = new_row_cache(0)
+    for w in range(worlds.shape[0]):
+        total += tabled_likelihood(worlds[w], nd, tables, rv, cfg, ws, cache, None, first)
+    return total
 
 
 @njit(cache=True)
@@ -74,9 +86,8 @@ def main(argv=None) -> int:
         ap.error("--positions and --worlds must be at least 1")
     from dominoai import Match
     from dominoai.bots import make_bot
-    from dominoai.bots.pimc import (SearchSettings, new_play_tables, new_scratch, play_tables_into,
-                                    tabled_likelihood)
-    from dominoai.bots.pimc.likelihood import net_tables, new_row_cache
+    from dominoai.bots.pimc import SearchSettings, new_play_tables, new_scratch, play_tables_into
+    from dominoai.bots.pimc.likelihood import net_tables
     from dominoai.bots.worlds import Belief
     from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
     from dominoai.learn.model import load_model
@@ -113,12 +124,9 @@ def main(argv=None) -> int:
         c0 = time.thread_time()
         first = net_tables(nd, tobs, neural_cfg, ws, True)
         c1 = time.thread_time()
-        for w in worlds:
-            tabled_likelihood(w, nd, (meta, states, tobs), rv, hard_cfg, ws, new_row_cache(0))
+        _weigh(worlds, nd, (meta, states, tobs), rv, hard_cfg, ws, NO_FIRST)
         c2 = time.thread_time()
-        for w in worlds:
-            tabled_likelihood(w, nd, (meta, states, tobs), rv, neural_cfg, ws, new_row_cache(0),
-                              None, first)
+        _weigh(worlds, nd, (meta, states, tobs), rv, neural_cfg, ws, first)
         c3 = time.thread_time()
         k = _plain_rows(worlds, nd, meta, states, tobs, rv, net, buf, x, h0, h1, out)
         c4 = time.thread_time()

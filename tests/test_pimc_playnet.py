@@ -243,3 +243,12 @@ def test_budget_clock_picks_the_clock_of_the_budget(monkeypatch, clock, reads_cp
     used, other = (cpu, wall) if reads_cpu else (wall, cpu)
     assert res.worlds == 14 and used.reads == 7 and other.reads == 0
     assert res.seconds == 6 / 64
+
+
+def test_the_tuner_searches_the_new_choices_only_when_named():
+    from dominoai.tune.space import make_space
+
+    dims, _ = make_space("insane", "", "")
+    assert "play_model" not in dims and "budget_clock" not in dims
+    named, _ = make_space("insane", "play_model", "")
+    assert named["play_model"].choices == ("hard", "neural")
