@@ -25,7 +25,9 @@ Two modes:
      in ``--sims`` (100, 1,000, 10,000), then at equal time: ``insane``
      given a ``time_budget`` equal to the median decision time of ISMCTS
      at the largest S (and worlds enough that the budget, not the worlds,
-     stops it).
+     stops it), counted in CPU time (``budget_clock=cpu``) as the
+     tournament's medians are, so a loaded machine does not shrink
+     insane's share.
   2. ``insane`` vs ``pydominoes-pab:sample_size=K`` on ``pydominoes`` (the
      package's ``probabilistic_alphabeta``: its strongest player that does
      not see the other hands; ``omniscient`` cheats and is left out).
@@ -204,8 +206,11 @@ def main(argv=None) -> int:
         add(row)
         if s == equal_at:
             budget = row["b_ms"] / 1000
-            eq = f"{args.insane}:worlds=1000000,time_budget={budget:.4f}"
-            add(run(f"ismcts-{s}-c{uct_c:g}-d{n}-equal-time", "openspiel_block",
+            # the budget counts the deciding thread's CPU time, as the
+            # tournament's ms per decision count the process's: the wall
+            # clock would charge insane for other work on the machine
+            eq = f"{args.insane}:worlds=1000000,time_budget={budget:.4f},budget_clock=cpu"
+            add(run(f"ismcts-{s}-c{uct_c:g}-d{n}-equal-cpu-time", "openspiel_block",
                     [eq, f"ismcts:sims={s},uct_c={uct_c:g}"], n, args.seed, out, args.jobs,
                     extra={"uct_c": uct_c, "sims": s})[0])
             n_pab = args.pab_deals or args.deals

@@ -25,6 +25,8 @@ module              holds
 ``likelihood``      the play model: :func:`play_likelihood`;
                     the search's tables (:func:`play_tables_into`, :func:`tabled_likelihood`,
                     its row cache :func:`new_row_cache`)
+``playnet``         the ``neural`` play model: a policy network's probability
+                    of each tabled play (:data:`PLAY_MODELS`)
 ``score``           a world's weight under a belief model (:data:`BELIEFS`,
                     :func:`world_weight`) and its scoring (:func:`score_world`)
 ``search``          :func:`search_worlds` (worlds from a Belief's sampler),
@@ -49,6 +51,7 @@ from .likelihood import (new_play_tables, new_row_cache, play_likelihood, play_t
                          tabled_likelihood)
 from .rollouts import POLICIES, rollout, rollout_policy_id
 from .options import resample_counts
+from .playnet import PLAY_MODELS
 from .score import BELIEFS, score_world, world_weight
 from .search import search_fixed, search_worlds
 from .settings import MAX_DEPTH, Scratch, SearchSettings, new_scratch
@@ -59,4 +62,4 @@ __all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "SearchSettings", "Scra
            "new_scratch", "POLICIES", "BELIEFS", "rollout", "rollout_policy_id", "solve",
            "play_likelihood", "new_play_tables", "new_row_cache", "play_tables_into",
            "tabled_likelihood", "search_worlds", "search_fixed", "score_world", "resample_counts",
-           "world_weight", "hand_value", "tiles_left", "HARD_WEIGHTS", "MAX_DEPTH"]
+           "world_weight", "hand_value", "tiles_left", "HARD_WEIGHTS", "MAX_DEPTH", "PLAY_MODELS"]

@@ -2,8 +2,10 @@
 
 Both run the world search (:mod:`~dominoai.bots.pimc.search`) in chunks of
 worlds, reading the clock between chunks only when a ``time_budget`` is set.
-The clock is the bot's ``clock`` attribute (``time.perf_counter`` unless
-replaced, e.g. by a fake clock in tests).
+The clock is the bot's ``clock`` attribute, set when the bot is made from
+``budget_clock`` (:data:`BUDGET_CLOCKS`: ``time.perf_counter`` for
+``wall``, ``time.thread_time`` for ``cpu``), unless replaced, e.g. by a
+fake clock in tests.
 """
 
 from __future__ import annotations
@@ -19,11 +21,18 @@ from ..base import BaseBot, Param, register_bot
 from ..hard import DEFAULT_WEIGHTS, FEATURES, HardBot
 from ..worlds import Belief
 from .learned import NEURAL
+from .playnet import PLAY_MODELS, PLAY_NEURAL
 from .rollouts import POLICIES, rollout_policy_id
 from .search import BELIEF_CONSISTENT, BELIEF_PLAY_MODEL, search_fixed, search_worlds
 from .settings import SearchSettings
 
-__all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "HARD_WEIGHTS"]
+__all__ = ["InsaneBot", "OmniscientBot", "SearchResult", "HARD_WEIGHTS", "BUDGET_CLOCKS"]
+
+#: the clock of each ``budget_clock``: the name of a :mod:`time` function,
+#: read when a bot is made. ``wall``: elapsed time, which a loaded machine
+#: stretches; ``cpu``: the CPU time of the thread that decides (the search
+#: runs in it), which other processes do not
+BUDGET_CLOCKS = {"wall": "perf_counter", "cpu": "thread_time"}
 
 #: weights of the ``hard`` rollout policy and of the play model: the hard
 #: bot's defaults (``float64``, ``(N_WEIGHTS,)``)
@@ -76,7 +85,13 @@ _COMMON = {
                         "plays (every seat) before the rest of the hand is played at random; "
                         "0 = hard to the end", min=0, low=0, high=12, searched=False),
     "time_budget": Param(float, 0.0, "seconds per decision, 0 = no limit; anytime: the "
-                         "search stops between chunks of worlds once the budget is spent", min=0.0),
+                         "search stops between chunks of worlds once the budget is spent "
+                         "(by the clock budget_clock)", min=0.0),
+    "budget_clock": Param(str, "wall", "the clock of time_budget and of the seconds a search "
+                          "reports: wall (elapsed time, time.perf_counter) or cpu (the CPU "
+                          "time of the deciding thread, time.thread_time: on a loaded "
+                          "machine other processes do not eat the budget)",
+                          choices=tuple(BUDGET_CLOCKS), searched=False),
     "exact": Param(int, 0, "solve a world exactly (alpha-beta, instead of rollouts) once "
                    "at most this many tiles can still be played (hands plus drawable "
                    "boneyard); 0 = never", min=0, low=0, high=12),
@@ -89,9 +104,9 @@ _COMMON = {
                          min=0, low=0, high=8, searched=False),
     "value_model": Param(str, "auto", "the value network of value_plies: auto (the shipped "
                          "model PRESET-value), a shipped model's name or a .npz file"),
-    "policy_model": Param(str, "auto", "the policy network of rollout_policy=neural: auto "
-                          "(the shipped model PRESET-policy), a shipped model's name or a "
-                          ".npz file"),
+    "policy_model": Param(str, "auto", "the policy network of rollout_policy=neural (and of "
+                          "insane's play_model=neural): auto (the shipped model "
+                          "PRESET-policy), a shipped model's name or a .npz file"),
     "halving": Param(bool, False, "sequential halving over the moves: the same rollouts in "
                      "ceil(log2 moves) rounds, each dropping the worse half of the moves "
                      "(by their mean so far), so the best moves get more worlds; not with "
@@ -106,13 +121,15 @@ class _SearchBot(BaseBot):
     #: proposals per requested world at most (drawing games reject worlds of weight 0)
     MAX_TRIES = 50
     #: the clock of the time budget and of ``SearchResult.seconds``: a
-    #: callable returning seconds (replace it on an instance to test the budget)
+    #: callable returning seconds, set from ``budget_clock`` when the bot is
+    #: made (replace it on an instance to test the budget)
     clock = staticmethod(time.perf_counter)
 
     def __init__(self, seed=None, **params):
         super().__init__(seed=seed, **params)
         self.last: SearchResult | None = None
         self._models: dict = {}
+        self.clock = getattr(time, BUDGET_CLOCKS[self.budget_clock])
 
     def _codes(self, obs: Observation) -> np.ndarray:
         codes = obs.legal_codes()
@@ -123,16 +140,18 @@ class _SearchBot(BaseBot):
     def _settings(self, rv: np.ndarray, **model) -> SearchSettings:
         """The search's settings under the rules vector ``rv``: this bot's
         common parameters, and ``model``, the fields only insane sets
-        (``belief``, ``policy_weight``, ...)."""
+        (``belief``, ``policy_weight``, ``play_model``, ...). The policy
+        network is packed when the rollouts or the play model need it."""
         policy = rollout_policy_id(self.rollout_policy, rv)
+        net = policy == NEURAL or model.get("play_model", 0) == PLAY_NEURAL
         return SearchSettings.make(rollouts=self.rollouts, rollout_policy=policy,
                                    exact=self.exact, max_nodes=self.max_nodes,
                                    max_tries=self.MAX_TRIES, hard_weights=self._hard_weights(),
                                    hard_plies=self.hard_plies, value_plies=self.value_plies,
                                    value_net=(self.model("value").packed()
                                               if self.value_plies > 0 else None),
-                                   policy_net=(self.model("policy").packed()
-                                               if policy == NEURAL else None), **model)
+                                   policy_net=self.model("policy").packed() if net else None,
+                                   **model)
 
     @property
     def model_ident(self) -> str:
@@ -141,18 +160,23 @@ class _SearchBot(BaseBot):
         <dominoai.learn.model.Model.ident>`), the value model's first, joined
         by ``", "``; ``""`` before :meth:`use_rules`.
 
-        :raises AttributeError: no learned part is on (``value_plies=0`` and
-            rollouts not ``neural``), so ``hasattr`` is False.
+        :raises AttributeError: no learned part is on (``value_plies=0``,
+            rollouts not ``neural`` and no ``neural`` play model), so
+            ``hasattr`` is False.
         :raises ModelError: a model that cannot be loaded (:meth:`model`).
         """
         kinds = [k for k, on in (("value", self.value_plies > 0),
-                                 ("policy", self.rollout_policy == "neural")) if on]
+                                 ("policy", self._uses_policy_net())) if on]
         if not kinds:
             raise AttributeError(f"{self.name} plays no learned model (value_plies=0, "
                                  f"rollout_policy={self.rollout_policy})")
         if self._rules_preset is None:
             return ""
         return ", ".join(self.model(k).ident for k in kinds)
+
+    def _uses_policy_net(self) -> bool:
+        """True when the rollouts are ``neural`` (insane: or its play model is)."""
+        return self.rollout_policy == "neural"
 
     def model(self, kind: str):
         """The network of ``kind`` this bot uses under its current rules
@@ -195,11 +219,17 @@ class _SearchBot(BaseBot):
         policy = rollout_policy_id(self.rollout_policy, rules.vector())
         if policy != POLICIES.index("hard"):
             idle["hard_plies"] = "acts only with hard rollouts (rollout_policy=hard)"
-        if policy != NEURAL:
-            idle["policy_model"] = "acts only with neural rollouts (rollout_policy=neural)"
+        if policy != NEURAL and not self._neural_play(rules.vector()):
+            idle["policy_model"] = "acts only with neural rollouts (rollout_policy=neural)" + (
+                " or play_model=neural" if "play_model" in self.PARAMS else "")
         if self.value_plies <= 0:
             idle["value_model"] = "acts only with value_plies > 0"
         return idle
+
+    def _neural_play(self, rv) -> bool:
+        """True when the play model is the policy network under the rules
+        vector ``rv`` (only insane has one)."""
+        return False
 
     def _run(self, codes, chunk_fn) -> SearchResult:
         """Call ``chunk_fn(moves, n_worlds, rs, acc, stats)`` (``moves`` the
@@ -292,7 +322,14 @@ class InsaneBot(_SearchBot):
     false: worlds respect only the hand sizes and the seen tiles),
     ``policy_weight`` (4.0: weight each world by the likelihood of the other
     seats' plays under a softmax of ``hard``'s values at that temperature,
-    where no tile is drawn; 0 = off, else at least 0.1), ``draw_weight``
+    where no tile is drawn; 0 = off, else at least 0.1), ``play_model``
+    (``hard``: that softmax; ``neural``: the policy network
+    ``policy_model``'s probability of each play, from the seat's
+    observation then in each world, :mod:`.playnet`; the play model is on
+    only where ``policy_weight`` is above 0, whose value the ``neural``
+    model does not read), ``budget_clock`` (``wall``: ``time_budget`` and
+    the reported seconds read ``time.perf_counter``; ``cpu``: the deciding
+    thread's CPU time, ``time.thread_time``), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
     each seat made since its last draw; not in Dominoball), ``draw_history``
     (false; true, with ``draw_weight``: every play counts, each world
@@ -322,6 +359,9 @@ class InsaneBot(_SearchBot):
     :raises ValueError: ``policy_weight`` between 0 and 0.1 (the weights
         would underflow), ``hard_prior`` above 1, or any parameter of the
         wrong type or range.
+    :raises ModelError: (when it first searches under a table's rules)
+        ``play_model=neural`` with no policy network for the preset, or one
+        of another preset (one line).
     """
 
     name = "insane"
@@ -331,9 +371,18 @@ class InsaneBot(_SearchBot):
                                       "seats' plays were under a softmax of hard's move values "
                                       "at this temperature (value units; smaller trusts the "
                                       "model more); 0 = off, else at least 0.1; ignored where "
-                                      "tiles are drawn unless draw_weight",
+                                      "tiles are drawn unless draw_weight; with "
+                                      "play_model=neural only 0 (off) or not matters",
                                       min=0.0, low=0.25, high=16.0, log=True,
                                       allowed="0|>=0.1"),
+                  play_model=Param(str, "hard", "the model of the other seats' plays that "
+                                   "weights the worlds (on where policy_weight > 0): hard "
+                                   "(a softmax of hard's move values at policy_weight) or "
+                                   "neural (the policy network policy_model's softmax over "
+                                   "the legal moves, from the seat's observation then; "
+                                   "hard_prior does not apply); tuned only when named (a "
+                                   "policy network ships for some presets only)",
+                                   choices=PLAY_MODELS, searched=False),
                   draw_weight=Param(bool, False, "where tiles are drawn, weight worlds by the "
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
@@ -390,6 +439,20 @@ class InsaneBot(_SearchBot):
     def _hard_weights(self) -> np.ndarray:
         return self.hard_weights
 
+    def _play_model_on(self, rv) -> bool:
+        """True when the play model weights the worlds under the rules
+        vector ``rv``: ``policy_weight`` above 0, no replacements, and
+        ``draw_weight`` where tiles are drawn."""
+        return self.policy_weight > 0 and not (
+            rv[L.R_MAX_REPL] or (rv[L.R_DRAWING] and not self.draw_weight))
+
+    def _neural_play(self, rv) -> bool:
+        return self.play_model == "neural" and self._play_model_on(rv)
+
+    def _uses_policy_net(self) -> bool:
+        return self.rollout_policy == "neural" or (self.play_model == "neural"
+                                                   and self.policy_weight > 0)
+
     def idle_reasons(self, rules) -> dict:
         """As the search bots' (``hard_plies`` without ``hard`` rollouts),
         and the play model's parameters where it is off: ``draw_weight``
@@ -398,7 +461,9 @@ class InsaneBot(_SearchBot):
         ``hard_prior`` and ``sharp_weight`` wherever the play model is off;
         ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``;
         ``draw_history`` wherever the play model where tiles are drawn is
-        off. Each with the reason."""
+        off; ``play_model`` wherever the play model is off; ``hard_prior``
+        and ``sharp_weight`` with ``play_model=neural``. Each with the
+        reason."""
         idle = super().idle_reasons(rules)
         rv = rules.vector()
         drawing, repl = bool(rv[L.R_DRAWING]), bool(rv[L.R_MAX_REPL])
@@ -418,6 +483,10 @@ class InsaneBot(_SearchBot):
             idle["draw_history"] = idle["draw_weight"]
         elif off:
             idle["draw_history"] = f"acts only with the play model, off here {off}"
+        if off:
+            idle["play_model"] = f"acts only with the play model, off here {off}"
+        elif self.play_model == "neural":
+            idle["hard_prior"] = idle["sharp_weight"] = "the neural play model does not use it"
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
             idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
@@ -447,15 +516,14 @@ class InsaneBot(_SearchBot):
 
     def _search(self, belief: Belief, codes: np.ndarray) -> SearchResult:
         p, base, rv = belief.parts, belief.base, belief.rv
-        policy_weight = self.policy_weight
-        if policy_weight > 0 and (rv[L.R_MAX_REPL] or (rv[L.R_DRAWING] and not self.draw_weight)):
-            # where tiles are drawn the play model reads only the plays since each
-            # seat's last draw (likelihood.py), and only with draw_weight
-            policy_weight = 0.0
-        on = policy_weight > 0
+        # where tiles are drawn the play model reads only the plays since each
+        # seat's last draw (likelihood.py), and only with draw_weight
+        on = self._play_model_on(rv)
+        neural = on and self.play_model == "neural"
         cfg = self._settings(rv, belief=BELIEF_PLAY_MODEL if on else BELIEF_CONSISTENT,
-                             policy_weight=policy_weight,
-                             hard_prior=self.hard_prior if on else 0.0,
+                             policy_weight=self.policy_weight if on else 0.0,
+                             play_model=PLAY_NEURAL if neural else 0,
+                             hard_prior=self.hard_prior if on and not neural else 0.0,
                              sharp_weight=self.sharp_weight, resample=self.resample,
                              fusion=self.fusion,
                              draw_history=self.draw_history and on and bool(rv[L.R_DRAWING]))

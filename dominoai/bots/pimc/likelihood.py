@@ -3,7 +3,10 @@
 Each other seat is modelled as choosing by a softmax of the ``hard`` bot's
 move values at the temperature ``policy_weight``: ``P(move) = exp(v(move) /
 policy_weight) / sum exp(v / policy_weight)`` over its decisions with more than one legal move
-(docs/insane.md, "Weighting worlds by the plays").
+(docs/insane.md, "Weighting worlds by the plays"); or, with the play model
+``neural`` (``SearchSettings.play_model``), by the policy network's
+softmax over its legal moves, from its observation then
+(:mod:`~dominoai.bots.pimc.playnet`).
 
 The hand is tabled once per search from the public history alone
 (:func:`play_tables_into`): at every play and every pass of another seat,
@@ -30,14 +33,19 @@ from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ..hard import hard_eval_into
 from ..worlds.evidence import event_time
+from .playnet import PLAY_NEURAL, first_layer_into, hand_delta_into, net_log_prob, new_first_layer
 
 __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
-           "play_tables_into", "tabled_likelihood", "PlayModel", "new_play_model"]
+           "play_tables_into", "tabled_likelihood", "PlayModel", "new_play_model",
+           "net_tables"]
 
 #: The play model's tables of one search: ``rows`` tabled (-1: the log did
-#: not replay), ``tables`` (``(meta, states, obs)``, :func:`new_play_tables`)
-#: and the row ``cache`` (``(ckey, cval)``, :func:`new_row_cache`)
-PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache"])
+#: not replay), ``tables`` (``(meta, states, obs)``, :func:`new_play_tables`),
+#: the row ``cache`` (``(ckey, cval)``, :func:`new_row_cache`) and, for the
+#: ``neural`` play model, ``first`` (``(pre, delta)``, :func:`net_tables`;
+#: by default :data:`NO_FIRST`, for the ``hard`` model only)
+NO_FIRST = (np.zeros((1, 1), np.float32), np.zeros((28, 1), np.float32))
+PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache", "first"], defaults=(NO_FIRST,))
 
 
 @njit(cache=True)
@@ -64,7 +72,8 @@ def play_likelihood(wst, evs, nev, rv, me, cfg, ws):
     nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
     if nd < 0:
         return 0.0
-    return tabled_likelihood(wst, nd, tables, rv, cfg, ws, new_row_cache(0))
+    first = net_tables(nd, obs, cfg, ws, cfg.play_model == PLAY_NEURAL)
+    return tabled_likelihood(wst, nd, tables, rv, cfg, ws, new_row_cache(0), None, first)
 
 
 # the columns of the play tables' ``meta`` (one row per tabled event)
@@ -225,16 +234,35 @@ def new_play_model(base, evs, rv, cfg, ws, on, n_worlds):
     a row cache for ``cfg.resample * n_worlds`` worlds; else empty tables
     of 0 rows. ``ws.tmp`` is scratch."""
     tables = new_play_tables(evs.shape[0] if on else 1)
+    meta, states, obs = tables
     nd = 0
     if on:
-        meta, states, obs = tables
         nd = play_tables_into(base, evs, evs.shape[0], rv, base[L.S_CUR], meta, states, obs,
                               ws.tmp, 1 if cfg.draw_history > 0 else 0)
-    return PlayModel(nd, tables, new_row_cache(cfg.resample * n_worlds * nd if on else 0))
+    first = net_tables(nd, obs, cfg, ws, on and cfg.play_model == PLAY_NEURAL)
+    return PlayModel(nd, tables, new_row_cache(cfg.resample * n_worlds * nd if on else 0), first)
+
+
+@njit(cache=True)
+def net_tables(nd, obs, cfg, ws, on):
+    """The ``neural`` play model's first-layer tables ``(pre, delta)`` of
+    the ``nd`` tabled rows' observations ``obs`` (``int64``, ``(n,
+    O_SIZE)``; their hands and unseen tiles are overwritten) under the
+    policy network ``cfg.policy_net``: ``pre[d]`` row ``d``'s first layer
+    with an empty hand, ``delta`` what each held tile adds
+    (:mod:`~dominoai.bots.pimc.playnet`; ``float32``). ``(1, 1)`` arrays
+    when not ``on``. ``ws.nx`` is scratch."""
+    net = cfg.policy_net
+    pre, delta = new_first_layer(nd, net, on)
+    if on:
+        hand_delta_into(net, delta)
+        for d in range(nd):
+            first_layer_into(obs[d], net, ws.nx, pre[d])
+    return pre, delta
 
 
 @njit(cache=True, inline="always")
-def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
+def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``tables = (meta, states, obs)``,
     :func:`new_play_tables` filled by :func:`play_tables_into` for the same
@@ -267,7 +295,17 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
     ``drop`` (``int64``, ``(nd,)``; None: none) is what each row's hand then
     leaves out of the seat's hand now plus its later plays: the tiles it
     drew after that row (tables made with ``history=1``); -1 skips the row
-    (it counts as uninformative)."""
+    (it counts as uninformative).
+
+    ``cfg.play_model`` ``neural`` (:data:`~dominoai.bots.pimc.playnet.PLAY_NEURAL`)
+    takes each row's factor from the policy network ``cfg.policy_net``
+    instead: the log of its softmax probability of the move played among
+    the legal moves (:func:`~dominoai.bots.pimc.playnet.net_log_prob`),
+    read through ``first = (pre, delta)`` (:func:`net_tables` of the same
+    tables; None: the ``hard`` model is used whatever ``cfg`` says; a
+    kernel that calls this one passes a tuple, never None, which numba
+    could not leave out of an inlined call);
+    ``hard_prior`` does not apply. ``ws.nh0`` and ``ws.nh1`` are scratch."""
     # the tuples' members, bound once (not read per row: see settings.py)
     meta, states, obs = tables
     ckey, cval = cache
@@ -276,7 +314,12 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
     buf, feats, vals, wi, wf, seat_logs = ws.buf, ws.feats, ws.hvals, ws.wi, ws.wf, ws.lsum
     kinds = K.track_kinds(rv)
     logw = 0.0
-    mixing = hard_prior > 0.0
+    neural = False
+    if first is not None:
+        neural = cfg.play_model == PLAY_NEURAL
+        pre, delta = first
+        net, nh0, nh1 = cfg.policy_net, ws.nh0, ws.nh1
+    mixing = hard_prior > 0.0 and not neural
     if mixing:
         for q in range(8):
             seat_logs[q] = 0.0    # per seat: the log L at policy_weight, then at sharp_weight
@@ -308,8 +351,16 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None):
                 f = cval[q, 0]
                 f2 = cval[q, 1]
         if not hit:
-            f, f2 = _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight,
-                                mixing, hw, buf, feats, vals, wi, wf, kinds)
+            done = False
+            if first is not None:
+                if neural:
+                    f = _neural_row_factor(d, h, s, meta, states, rv, buf, kinds, pre, delta,
+                                           net, nh0, nh1)
+                    f2 = 0.0
+                    done = True
+            if not done:
+                f, f2 = _row_factor(d, h, s, meta, states, obs, rv, policy_weight,
+                                    sharp_weight, mixing, hw, buf, feats, vals, wi, wf, kinds)
             if slot >= 0:
                 ckey[slot] = key
                 cval[slot, 0] = f
@@ -354,20 +405,7 @@ def _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight, mix
             return -np.inf, -np.inf
         return 0.0, 0.0
     if n > 1:
-        t = meta[d, T_TILE]
-        e = meta[d, T_END]
-        lead = meta[d, T_LEAD] != 0
-        j = -1
-        for c in range(n):
-            bc = buf[c]
-            if bc == L.MOVE_REPLACE or (bc >> 2) != t:
-                continue
-            ke = bc & 3
-            if lead or ke == e or (
-                    st[L.S_END_PIP + ke] == st[L.S_END_PIP + e]
-                    and (not kinds or st[L.S_END_KIND + ke] == st[L.S_END_KIND + e])):
-                j = c
-                break
+        j = _played_index(st, meta, d, buf, n, kinds)
         if j < 0:
             return -np.inf, -np.inf
         a = obs[d]
@@ -392,3 +430,45 @@ def _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight, mix
             f2 = (vals[j] - vmax) / sharp_weight - np.log(z2)
         return (vals[j] - vmax) / policy_weight - np.log(z), f2
     return 0.0, 0.0
+
+
+@njit(cache=True, inline="always")
+def _played_index(st, meta, d, buf, n, kinds):
+    """The index in ``buf[:n]`` (the legal moves of the tabled state ``st``
+    of row ``d``) of the move the row's seat played (the same tile on the
+    same end, or on an end equivalent to it); -1 when it is not legal."""
+    t = meta[d, T_TILE]
+    e = meta[d, T_END]
+    lead = meta[d, T_LEAD] != 0
+    for c in range(n):
+        bc = buf[c]
+        if bc == L.MOVE_REPLACE or (bc >> 2) != t:
+            continue
+        ke = bc & 3
+        if lead or ke == e or (
+                st[L.S_END_PIP + ke] == st[L.S_END_PIP + e]
+                and (not kinds or st[L.S_END_KIND + ke] == st[L.S_END_KIND + e])):
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _neural_row_factor(d, h, s, meta, states, rv, buf, kinds, pre, delta, net, nh0, nh1):
+    """The log factor of row ``d`` with the seat ``s``'s hand then ``h``
+    under the policy network ``net``: -inf where the hand could not have
+    made the play (or could have played where it passed), 0.0 for a forced
+    move, else the log of the network's softmax probability of the move
+    played among the legal ones (:func:`~dominoai.bots.pimc.playnet.net_log_prob`
+    on the row's first layer ``pre[d]`` and the tile columns ``delta``;
+    ``nh0``, ``nh1`` scratch)."""
+    st = states[d]
+    st[L.S_HAND + s] = h
+    n = K.legal_moves(st, rv, buf)
+    if meta[d, T_KIND] == _T_PASS:
+        return -np.inf if n > 0 else 0.0
+    if n <= 1:
+        return 0.0
+    j = _played_index(st, meta, d, buf, n, kinds)
+    if j < 0:
+        return -np.inf
+    return net_log_prob(pre[d], delta, h, buf, n, j, net, nh0, nh1)

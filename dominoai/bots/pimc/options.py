@@ -125,7 +125,8 @@ def history_weight(w, wst, rv, cfg, model, ws, p, hist, rs):
             drop[d] = -1 if rowg[d] < G[h] else 0
         else:
             drop[d] = meta[d, T_KNOWN] | suf[h, rowg[d]]
-    return w * tabled_likelihood(wst, nd, model.tables, rv, cfg, ws, model.cache, drop)
+    return w * tabled_likelihood(wst, nd, model.tables, rv, cfg, ws, model.cache, drop,
+                                 model.first)
 
 
 @njit(cache=True)

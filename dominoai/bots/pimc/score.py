@@ -46,7 +46,8 @@ def world_weight(w, wst, rv, cfg, model, ws):
     if cfg.belief == BELIEF_PLAY_MODEL:
         if model.rows < 0:
             return 0.0    # the log did not replay (never for a real hand's log)
-        return w * tabled_likelihood(wst, model.rows, model.tables, rv, cfg, ws, model.cache)
+        return w * tabled_likelihood(wst, model.rows, model.tables, rv, cfg, ws, model.cache,
+                                     None, model.first)
     return w
 
 

@@ -55,8 +55,12 @@ class SearchSettings(NamedTuple):
       :data:`~dominoai.bots.pimc.rollouts.POLICIES`.
     - ``belief``: how a sampled world is weighted, an index into
       :data:`~dominoai.bots.pimc.search.BELIEFS`.
-    - ``policy_weight``: the play model's temperature (value units, ``> 0``
-      where ``belief`` is the play model).
+    - ``policy_weight``: the ``hard`` play model's temperature (value units,
+      ``> 0`` where ``belief`` is the play model).
+    - ``play_model``: the play model's id, an index into
+      :data:`~dominoai.bots.pimc.playnet.PLAY_MODELS`: 0 ``hard`` (a softmax
+      of hard's values at ``policy_weight``), 1 ``neural`` (the policy
+      network ``policy_net``'s softmax, :mod:`~dominoai.bots.pimc.playnet`).
     - ``exact``: solve a world by alpha-beta once at most this many tiles can
       still be played (0: never).
     - ``max_nodes``: alpha-beta nodes per move and world before the world is
@@ -85,7 +89,7 @@ class SearchSettings(NamedTuple):
       (:mod:`~dominoai.bots.pimc.learned`); 0: play to the end.
     - ``value_net``, ``policy_net``: the value network (of
       ``value_plies``) and the policy network (of the ``neural`` rollout
-      policy), packed: ``(scale, weights, shapes)``, ``float32``,
+      policy and the ``neural`` play model), packed: ``(scale, weights, shapes)``, ``float32``,
       ``float32`` and ``int64`` ``(n_layers, 2)``
       (:meth:`Model.packed <dominoai.learn.model.Model.packed>`);
       :data:`NO_NET` when unused.
@@ -108,6 +112,7 @@ class SearchSettings(NamedTuple):
     value_plies: int = 0
     value_net: tuple = None
     policy_net: tuple = None
+    play_model: int = 0
 
     @classmethod
     def make(cls, **fields) -> "SearchSettings":
@@ -122,7 +127,8 @@ class SearchSettings(NamedTuple):
             below 1, ``hard_plies`` or ``value_plies`` below 0,
             ``hard_prior`` outside 0 to 1, ``sharp_weight`` not above 0,
             ``hard_weights`` not of shape ``(N_WEIGHTS,)``, ``value_plies``
-            above 0 without a ``value_net``, or a network wider than
+            above 0 without a ``value_net``, ``play_model`` not 0 or 1 or 1
+            without a ``policy_net``, or a network wider than
             :data:`NET_WIDTH` or with more inputs than :data:`NET_INPUT`.
         """
         unknown = set(fields) - set(cls._fields)
@@ -148,6 +154,10 @@ class SearchSettings(NamedTuple):
             raise ValueError("value_plies must be at least 0")
         if int(f["value_plies"]) > 0 and f["value_net"] is None:
             raise ValueError("value_plies above 0 needs a value_net")
+        if int(f["play_model"]) not in (0, 1):
+            raise ValueError(f"play_model must be 0 (hard) or 1 (neural), got {f['play_model']}")
+        if int(f["play_model"]) == 1 and f["policy_net"] is None:
+            raise ValueError("play_model 1 (neural) needs a policy_net")
         nets = {k: _packed(k, f[k]) for k in ("value_net", "policy_net")}
         typed = {k: (w if k == "hard_weights" else nets[k] if k in nets
                      else float(v) if isinstance(cls._field_defaults[k], float)
