@@ -600,11 +600,11 @@ def write_curve(log: list, path, title: str = "") -> Path:
         y = [e[key] for e in log]
         if not np.all(np.isnan(y)):
             ys = smooth(y)
-            a.plot(it[len(it) - len(ys):], ys, "-", label=lab + ", mean of 10")
+            a.plot(it[len(it) - len(ys):], ys, "-", label=lab + ", mean of 10", lw=0.8)
     for key, lab, mk in (("eval_hard", "greedy against hard", "o"), ("eval_init", "greedy against the start", "s")):
         pts = [(e["iteration"], e[key]) for e in log if not np.isnan(e[key])]
         if pts:
-            a.plot(*zip(*pts), mk + "--", label=lab)
+            a.plot(*zip(*pts), mk + "--", label=lab, ms=3, lw=0.8)
     a.axhline(0.0, color="grey", lw=0.6)
     a.set_xlabel("iteration")
     a.set_ylabel("margin, points per hand")
