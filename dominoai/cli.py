@@ -410,7 +410,8 @@ def _add_train(sub) -> None:
                          "preset's shipped policy)")
     tr.add_argument("--iterations", type=_int_at_least(1), metavar="N",
                     help="ppo: rounds of play and update, in all (default 200)")
-    tr.add_argument("--envs", type=_int_at_least(1), metavar="N", help="ppo: games played at once (default 256)")
+    tr.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
+                    help="ppo: games played at once (default 256)")
     tr.add_argument("--steps", type=_int_at_least(1), metavar="N",
                     help="ppo: the learner's decisions per game slot per iteration (default 32)")
     tr.add_argument("--hard-share", type=float, metavar="SHARE",
@@ -437,7 +438,7 @@ def _add_train(sub) -> None:
 _TRAIN_OPTIONS = {
     "policy": {"deals": 2000, "teacher": "insane", "epochs": 20, "hidden": "128,128", "batch": 512,
                "learning_rate": 1e-3, "held_out": 0.1, "jobs": 1, "backend": None},
-    "ppo": {"init": None, "iterations": 200, "envs": 256, "steps": 32, "hard_share": 0.5, "epochs": 4,
+    "ppo": {"init": None, "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "epochs": 4,
             "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02},
 }
 
@@ -523,7 +524,7 @@ def _cmd_train_ppo(args) -> int:
         init = args.init or default_model_name(args.variant, "policy")
         load_model(init, preset=args.variant, kind="policy")
         res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress,
-                        iterations=args.iterations, num_envs=args.envs, steps=args.steps,
+                        iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
                         hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
                         learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
     except ValueError as e:

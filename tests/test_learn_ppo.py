@@ -144,7 +144,7 @@ def test_a_resumed_run_ends_with_identical_params(tmp_path):
     (["--kind", "ppo", "--kl", "nan"], "--kl must be 0 or a positive number"),
     (["--kind", "ppo", "--deals", "5"], "--deals is an option of --kind policy"),
     (["--iterations", "5"], "--iterations is an option of --kind ppo"),
-    (["--kind", "ppo", "--envs", "0"], "--envs: must be at least 1"),
+    (["--kind", "ppo", "--num-envs", "0"], "--num-envs: must be at least 1"),
 ])
 def test_train_ppo_bad_input(tmp_path, capsys, argv, words):
     from dominoai.cli import main
@@ -164,15 +164,15 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     from dominoai.engine.encode import ENCODING_VERSION
     from dominoai.learn.model import code_hash, load_model
     out = tmp_path / "run"
-    argv = ["train", "--variant", "block", "--kind", "ppo", "--iterations", "2", "--envs", "8", "--steps", "4",
-            "--batch", "32", "--epochs", "2", "--out", str(out), "--no-progress"]
+    argv = ["train", "--variant", "block", "--kind", "ppo", "--iterations", "2", "--num-envs", "8",
+            "--steps", "4", "--batch", "32", "--epochs", "2", "--out", str(out), "--no-progress"]
     assert main(argv) == 0
     m = load_model(out / "model.npz", preset="block", kind="policy")
     h = m.header
     assert h["name"] == "block-ppo" and h["encoding_version"] == ENCODING_VERSION and h["preset"] == "block"
     assert h["code_hash"] == code_hash() and m.layers == (153, 128, 128, 113)
     assert h["training_command"].startswith("dominoai train --variant block --kind ppo --init block-policy "
-                                            "--iterations 2 --envs 8 --steps 4")
+                                            "--iterations 2 --num-envs 8 --steps 4")
     assert h["data"]["iterations"] == 2 and h["data"]["hands"] > 0 and h["data"]["decisions"] > 0
     assert h["data"]["init"].startswith("block-policy@")
     assert json.loads(json.dumps(h)) == h and "--out" not in h["training_command"]

@@ -51,11 +51,13 @@ import numpy as np
 
 from ..errors import InputError, check_int, check_number
 
-__all__ = ["DEFAULTS", "clipped_surrogate", "ppo_loss", "gae", "PPOResult", "train_ppo", "train_run",
-           "write_curve", "canonical_command"]
+__all__ = ["DEFAULTS", "clipped_surrogate", "ppo_loss", "gae", "evaluate", "PPOResult", "train_ppo",
+           "train_run", "write_curve", "canonical_command"]
 
-#: the settings of :func:`train_ppo` and their defaults (the ``dominoai
-#: train --kind ppo`` options of the same names, ``_`` as ``-``)
+#: the settings of :func:`train_ppo` and their defaults; ``dominoai train
+#: --kind ppo`` takes ``iterations``, ``num_envs``, ``steps``, ``hard_share``,
+#: ``epochs``, ``batch``, ``learning_rate``, ``clip``, ``kl`` and ``seed`` as
+#: options of the same names (``--num-envs``, ...)
 DEFAULTS = {
     "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "opponents": "hard",
     "epochs": 4, "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02, "entropy": 0.0,
@@ -357,7 +359,11 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
     hands of ``preset`` (deals of ``seed``, each played once with the actor
     in every seat) against ``opponent``: an opponent level played in the
     env's kernels (``"hard"``), or another actor's layers (played greedily
-    by the numba forward pass)."""
+    by the numba forward pass).
+
+    :raises InputError: an unknown preset or opponent level (as
+        :class:`~dominoai.learn.env.VectorEnv`).
+    """
     from .env import VectorEnv
 
     def layers(p):
@@ -569,7 +575,7 @@ def canonical_command(preset: str, init: str, settings: dict) -> str:
     the result)."""
     s = {**DEFAULTS, **settings}
     return (f"dominoai train --variant {preset} --kind ppo --init {init} --iterations {s['iterations']} "
-            f"--envs {s['num_envs']} --steps {s['steps']} --hard-share {s['hard_share']:g} "
+            f"--num-envs {s['num_envs']} --steps {s['steps']} --hard-share {s['hard_share']:g} "
             f"--epochs {s['epochs']} --batch {s['batch']} --learning-rate {s['learning_rate']:g} "
             f"--clip {s['clip']:g} --kl {s['kl']:g} --seed {s['seed']}")
 
