@@ -136,7 +136,7 @@ def test_a_resumed_run_ends_with_identical_params(tmp_path):
 
 # ---------------------------------------------------------------- the command
 @pytest.mark.parametrize("argv, words", [
-    (["--kind", "ppo", "--init", "no-such-model"], "unknown policy model 'no-such-model'"),
+    (["--kind", "ppo", "--init", "no-such-model"], "unknown model 'no-such-model'"),
     (["--kind", "ppo", "--init", "kozel-value"], "is a value model, not a policy model"),
     (["--kind", "ppo", "--variant", "draw"], "no policy model is shipped for draw"),
     (["--kind", "ppo", "--clip", "1"], "--clip must be above 0 and below 1"),

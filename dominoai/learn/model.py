@@ -351,7 +351,7 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
         not a model of this format, a newer format version, another
         encoding version, or the wrong kind or preset (one line each).
     """
-    _, where, header, scale, params = read_model_file(name_or_path, kind)
+    _, where, header, scale, params = read_model_file(name_or_path)
     if header.get("encoding_version") != ENCODING_VERSION:
         raise ModelError(f"{where} was trained on observation encoding version "
                          f"{header.get('encoding_version')!r}; this dominoai encodes version "
