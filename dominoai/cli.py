@@ -14,6 +14,7 @@ Subcommands::
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
     dominoai train --variant NAME --deals N --epochs E --out DIR [--jobs N] [--resume]
+    dominoai train --variant NAME --kind ppo [--init MODEL] --iterations N --out DIR [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
@@ -377,37 +378,69 @@ def _cmd_bots(args) -> int:
 
 def _add_train(sub) -> None:
     """The ``train`` subcommand."""
-    tr = sub.add_parser("train", help="train a policy network by imitating a bot (needs dominoai[learn])",
-                        description="Play the teacher against itself on --deals deals (each in every seat "
-                                    "rotation), keep each decision (observation vector, legal ids, the "
-                                    "chosen id, the hand's margin) as DIR/data.npz, then train a policy "
-                                    "network to predict the teacher's move; write DIR/model.npz (for "
-                                    "neural:model=DIR/model.npz), DIR/log.parquet and DIR/curve.png.")
+    tr = sub.add_parser("train", help="train a policy network by imitating a bot, or improve one by PPO "
+                                      "(needs dominoai[learn])",
+                        description="--kind policy: play the teacher against itself on --deals deals (each "
+                                    "in every seat rotation), keep each decision (observation vector, legal "
+                                    "ids, the chosen id, the hand's margin) as DIR/data.npz, then train a "
+                                    "policy network to predict the teacher's move. --kind ppo: start from "
+                                    "the policy --init and improve it by PPO on the batched env against a "
+                                    "league (hard, the start and earlier checkpoints). Either writes "
+                                    "DIR/model.npz (for neural:model=DIR/model.npz), DIR/log.parquet and "
+                                    "DIR/curve.png.")
     tr.add_argument("--variant", required=True, metavar="NAME", help=f"a preset: {_presets()}")
-    tr.add_argument("--kind", choices=("policy",), default="policy", help="what the network predicts (policy)")
-    tr.add_argument("--deals", type=_int_at_least(1), default=2000, metavar="N",
-                    help="deals the teacher plays (default 2000)")
-    tr.add_argument("--teacher", default="insane", metavar="SPEC", help="the bot imitated (default insane)")
-    tr.add_argument("--epochs", type=_int_at_least(1), default=20, metavar="E",
-                    help="passes over the training decisions (default 20)")
-    tr.add_argument("--hidden", default="128,128", metavar="SIZES",
-                    help="hidden layer sizes, comma-separated (default 128,128)")
-    tr.add_argument("--batch", type=_int_at_least(1), default=512, metavar="N",
-                    help="decisions per training step (default 512)")
-    tr.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's step (default 0.001)")
-    tr.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
-                    help="share of the hands kept out of training to measure it (default 0.1)")
+    tr.add_argument("--kind", choices=("policy", "ppo"), default="policy",
+                    help="policy: imitate --teacher; ppo: improve the policy --init by PPO (default policy)")
+    tr.add_argument("--deals", type=_int_at_least(1), metavar="N",
+                    help="policy: deals the teacher plays (default 2000)")
+    tr.add_argument("--teacher", metavar="SPEC", help="policy: the bot imitated (default insane)")
+    tr.add_argument("--epochs", type=_int_at_least(1), metavar="E",
+                    help="passes over the training decisions (policy: in all, default 20; ppo: over each "
+                         "iteration's, default 4)")
+    tr.add_argument("--hidden", metavar="SIZES",
+                    help="policy: hidden layer sizes, comma-separated (default 128,128)")
+    tr.add_argument("--batch", type=_int_at_least(1), metavar="N",
+                    help="decisions per training step (policy: default 512; ppo: 1024)")
+    tr.add_argument("--learning-rate", type=float, metavar="LR",
+                    help="Adam's step (policy: default 0.001; ppo: 0.0003)")
+    tr.add_argument("--held-out", type=float, metavar="SHARE",
+                    help="policy: share of the hands kept out of training to measure it (default 0.1)")
+    tr.add_argument("--init", metavar="MODEL",
+                    help="ppo: the policy to start from, a shipped name or a .npz file (default: the "
+                         "preset's shipped policy)")
+    tr.add_argument("--iterations", type=_int_at_least(1), metavar="N",
+                    help="ppo: rounds of play and update, in all (default 200)")
+    tr.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
+                    help="ppo: games played at once (default 256)")
+    tr.add_argument("--steps", type=_int_at_least(1), metavar="N",
+                    help="ppo: the learner's decisions per game slot per iteration (default 32)")
+    tr.add_argument("--hard-share", type=float, metavar="SHARE",
+                    help="ppo: share of the games against hard; the rest against the start and earlier "
+                         "checkpoints (default 0.5)")
+    tr.add_argument("--clip", type=float, metavar="EPS", help="ppo: the ratio's clip range (default 0.1)")
+    tr.add_argument("--kl", type=float, metavar="COEF",
+                    help="ppo: weight of the KL divergence from the starting policy in the loss (default 0.02)")
     tr.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
                     help="seed of the deals (offset by 10000), the split and the weights (default 0)")
-    tr.add_argument("--jobs", type=int, default=1, metavar="N",
-                    help="processes playing the teacher (-1: every core; default 1)")
-    tr.add_argument("--backend", choices=("dask", "ray"), help="play the teacher on a cluster through joblib")
+    tr.add_argument("--jobs", type=int, metavar="N",
+                    help="policy: processes playing the teacher (-1: every core; default 1)")
+    tr.add_argument("--backend", choices=("dask", "ray"),
+                    help="policy: play the teacher on a cluster through joblib")
     tr.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
     tr.add_argument("--resume", action="store_true",
-                    help="go on in DIR: reuse its dataset and continue from its checkpoint")
+                    help="go on in DIR: reuse its dataset (policy) and continue from its checkpoint")
     tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                     help="progress bars on stderr (default on)")
     tr.set_defaults(func=_cmd_train)
+
+
+#: each kind's own ``train`` options and their defaults (an option of another kind is refused)
+_TRAIN_OPTIONS = {
+    "policy": {"deals": 2000, "teacher": "insane", "epochs": 20, "hidden": "128,128", "batch": 512,
+               "learning_rate": 1e-3, "held_out": 0.1, "jobs": 1, "backend": None},
+    "ppo": {"init": None, "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "epochs": 4,
+            "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02},
+}
 
 
 def _cmd_train(args) -> int:
@@ -416,6 +449,16 @@ def _cmd_train(args) -> int:
     from .rules import preset_names
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
+    own = _TRAIN_OPTIONS[args.kind]
+    for kind, opts in _TRAIN_OPTIONS.items():
+        for k in opts:
+            if k not in own and getattr(args, k) is not None:
+                raise UsageError(f"--{k.replace('_', '-')} is an option of --kind {kind}, not of --kind {args.kind}")
+    for k, v in own.items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    if args.kind == "ppo":
+        return _cmd_train_ppo(args)
     try:
         hidden = tuple(int(x) for x in args.hidden.split(","))
         if not hidden or min(hidden) < 1:
@@ -452,6 +495,46 @@ def _cmd_train(args) -> int:
     print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
           f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
           f"after {last['epoch']} epochs")
+    return 0
+
+
+def _cmd_train_ppo(args) -> int:
+    """``dominoai train --kind ppo``: every option checked before anything is written."""
+    import math
+    import os
+
+    if not (args.learning_rate > 0 and math.isfinite(args.learning_rate)):
+        raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
+    if not 0.0 <= args.hard_share <= 1.0:
+        raise UsageError(f"--hard-share must be between 0 and 1 (got {args.hard_share})")
+    if not 0.0 < args.clip < 1.0:
+        raise UsageError(f"--clip must be above 0 and below 1 (got {args.clip})")
+    if not (args.kl >= 0 and math.isfinite(args.kl)):
+        raise UsageError(f"--kl must be 0 or a positive number (got {args.kl})")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise UsageError(f"--out {args.out} is a file, not a folder")
+    try:
+        import jax  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError:
+        raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
+    from .learn.model import default_model_name, load_model
+    from .learn.ppo import train_run
+    try:
+        init = args.init or default_model_name(args.variant, "policy")
+        load_model(init, preset=args.variant, kind="policy")
+        res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress,
+                        iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
+                        hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
+                        learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
+    except ValueError as e:
+        raise _usage(e) from None
+    last = res.log[-1]
+    evals = [e for e in res.log if e["eval_hard"] == e["eval_hard"]]
+    tail = (f"; greedy margin {evals[-1]['eval_hard']:+.2f} against {'hard'}, "
+            f"{evals[-1]['eval_init']:+.2f} against the start" if evals else "")
+    print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); {last['iteration']} iterations, "
+          f"{last['hands']} hands{tail}")
     return 0
 
 

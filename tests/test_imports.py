@@ -306,6 +306,8 @@ LAZY_IMPORTERS = {
     "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
     "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
     "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
+    "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
+                          "matplotlib when its log and curve are written",
     "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 

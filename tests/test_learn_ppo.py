@@ -1,0 +1,187 @@
+"""PPO on the batched env (dominoai.learn.ppo) and `dominoai train --kind ppo`:
+the clipped objective and the whole loss against numpy, GAE by hand, a
+resumed run's parameters, the command's bad input."""
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("optax", reason="PPO needs the [learn] extra (jax, optax)")
+
+
+# ---------------------------------------------------------------- the objective
+def test_clipped_surrogate_by_hand():
+    from dominoai.learn.ppo import clipped_surrogate
+    # ratios 1.5, 0.5, 1.0, 0.9 with advantages +1, -1, +2, -3 and clip 0.2:
+    # min(1.5, 1.2) = 1.2; min(-0.5, -0.8) = -0.8; 2; min(-2.7, -2.7) = -2.7
+    ratio = np.array([1.5, 0.5, 1.0, 0.9], np.float32)
+    logp_old = np.array([-1.0, -0.3, -2.0, -0.7], np.float32)
+    got = np.asarray(clipped_surrogate(logp_old + np.log(ratio), logp_old,
+                                       np.array([1.0, -1.0, 2.0, -3.0], np.float32), 0.2))
+    np.testing.assert_allclose(got, [1.2, -0.8, 2.0, -2.7], rtol=1e-6)
+
+
+def _np_forward(layers, scale, x):
+    h = x.astype(np.float64) * scale
+    for w, b in layers[:-1]:
+        h = np.maximum(h @ w + b, 0.0)
+    return h @ layers[-1][0] + layers[-1][1]
+
+
+def _np_log_softmax(z, mask):
+    z = np.where(mask, z, -1e9)
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def test_ppo_loss_equals_a_numpy_reference():
+    import jax.numpy as jnp
+
+    from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
+    from dominoai.learn import jaxnet
+    from dominoai.learn.model import new_model
+    from dominoai.learn.ppo import ppo_loss
+    rng = np.random.default_rng(3)
+    pi, pi0, v = (new_model(k, "block", hidden=(6,), seed=s) for k, s in (("policy", 1), ("policy", 2),
+                                                                           ("value", 3)))
+    for m in (pi, pi0):      # logits of a useful size (the fresh head is 100 times smaller)
+        m.params[-1] = (m.params[-1][0] * 100, m.params[-1][1])
+    n = 7
+    obs = rng.integers(0, 2, (n, OBS_SIZE)).astype(np.float32)
+    mask = np.zeros((n, N_ACTIONS), bool)
+    for i in range(n):
+        mask[i, rng.choice(N_ACTIONS, size=1 + i % 4, replace=False)] = True
+    act = np.array([rng.choice(np.flatnonzero(m)) for m in mask], np.int32)
+    logp_old = np.log(rng.uniform(0.2, 1.0, n)).astype(np.float32)
+    adv = rng.normal(0, 1, n).astype(np.float32)
+    tgt = rng.normal(0, 1, n).astype(np.float32)
+    weight = np.array([1, 1, 1, 0, 1, 1, 1], np.float32)     # row 3: padding
+    clip, kl, ent_c, vc = 0.2, 0.05, 0.01, 0.5
+
+    scale = pi.scale.astype(np.float64)
+    lp_all = _np_log_softmax(_np_forward(pi.params, scale, obs), mask)
+    lp = lp_all[np.arange(n), act]
+    r = np.exp(lp - logp_old)
+    surr = np.minimum(r * adv, np.clip(r, 1 - clip, 1 + clip) * adv)
+    p = np.exp(lp_all)
+    ent = -np.where(mask, p * lp_all, 0).sum(1)
+    lp0 = _np_log_softmax(_np_forward(pi0.params, scale, obs), mask)
+    kl0 = np.where(mask, p * (lp_all - lp0), 0).sum(1)
+    val = _np_forward(v.params, scale, obs)[:, 0]
+
+    def mean(x):
+        return (weight * x).sum() / weight.sum()
+    want = -mean(surr) + kl * mean(kl0) - ent_c * mean(ent) + vc * mean((val - tgt) ** 2)
+
+    params = {"pi": jaxnet.params_of(pi), "v": jaxnet.params_of(v)}
+    loss, parts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
+                           adv, tgt, clip, kl, ent_c, vc, 1.0, weight)
+    assert float(loss) == pytest.approx(want, rel=1e-4, abs=1e-5)
+    assert float(parts["policy_loss"]) == pytest.approx(-mean(surr), rel=1e-4, abs=1e-5)
+    assert float(parts["kl_init"]) == pytest.approx(mean(kl0), rel=1e-3, abs=1e-5)
+    assert float(parts["clip_fraction"]) == pytest.approx(mean(np.abs(r - 1) > clip), abs=1e-6)
+    # the critic alone (pi_coef 0)
+    loss_v, _ = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
+                         adv, tgt, clip, kl, ent_c, vc, 0.0, weight)
+    assert float(loss_v) == pytest.approx(vc * mean((val - tgt) ** 2), rel=1e-4)
+
+
+def test_gae_by_hand():
+    from dominoai.learn.ppo import gae
+    # column 0 (self-play): the learner decides at 0, 2, 4; the hand ends with
+    # the opponent's step 3 (+2 for the learner's side); the hand begun at 4
+    # does not end. column 1: every step the learner's; a hand ends at 2 (-1).
+    learner = np.array([[1, 1], [0, 1], [1, 1], [0, 1], [1, 1], [0, 1]], bool)
+    done = np.zeros((6, 2), bool)
+    done[3, 0] = done[2, 1] = True
+    reward = np.zeros((6, 2), np.float32)
+    reward[3, 0], reward[2, 1] = 2.0, -1.0
+    value = np.array([[0.5, 0.3], [9, 0.3], [0.2, 0.3], [9, 0.3], [0.1, 0.3], [9, 0.3]], np.float32)
+    adv, tgt, valid = gae(reward, value, done, learner, 0.5)
+    # step 2: 2 - 0.2 = 1.8; step 0: (0 + 0.2 - 0.5) + 0.5 * 1.8 = 0.6, its target the
+    # lambda-return 0.5 * 0.2 + 0.5 * 2 = 1.1
+    np.testing.assert_allclose(adv[[0, 2], 0], [0.6, 1.8], rtol=1e-6)
+    np.testing.assert_allclose(tgt[[0, 2], 0], [1.1, 2.0], rtol=1e-6)
+    # column 1: -1.3, then 0 + 0.5 * -1.3 = -0.65, then -0.325
+    np.testing.assert_allclose(adv[:3, 1], [-0.325, -0.65, -1.3], rtol=1e-6)
+    np.testing.assert_array_equal(valid[:, 0], [1, 0, 1, 0, 0, 0])
+    np.testing.assert_array_equal(valid[:, 1], [1, 1, 1, 0, 0, 0])
+
+
+# ---------------------------------------------------------------- a tiny run
+TINY = dict(num_envs=8, steps=4, batch=32, epochs=2, value_warmup=1, snapshot_every=1, league_size=2,
+            eval_every=0, checkpoint_every=1, learning_rate=1e-3, seed=5)
+
+
+def test_a_resumed_run_ends_with_identical_params(tmp_path):
+    from dominoai.learn.model import load_model
+    from dominoai.learn.ppo import train_ppo
+    full = train_ppo("block", "block-policy", iterations=3, **TINY)
+    train_ppo("block", "block-policy", checkpoint_dir=tmp_path, iterations=2, **TINY)
+    again = train_ppo("block", "block-policy", checkpoint_dir=tmp_path, resume=True, iterations=3, **TINY)
+    for (w1, b1), (w2, b2) in zip(full.model.params, again.model.params):
+        np.testing.assert_array_equal(w1, w2)
+        np.testing.assert_array_equal(b1, b2)
+    assert [e["decisions"] for e in again.log] == [e["decisions"] for e in full.log]
+    assert full.log[-1]["decisions"] > 0 and full.log[-1]["hands"] > 0
+    # the policy moved (the first iteration trains the critic only), and not far
+    start = load_model("block-policy")
+    assert full.model.sha256 != start.sha256
+    assert 0.0 < full.log[-1]["kl_init"] < 0.5
+    assert full.log[0]["clip_fraction"] == 0.0
+    with pytest.raises(ValueError, match="other settings .*seed"):
+        train_ppo("block", "block-policy", checkpoint_dir=tmp_path, resume=True, iterations=3,
+                  **{**TINY, "seed": 6})
+
+
+# ---------------------------------------------------------------- the command
+@pytest.mark.parametrize("argv, words", [
+    (["--kind", "ppo", "--init", "no-such-model"], "unknown model 'no-such-model'"),
+    (["--kind", "ppo", "--init", "kozel-value"], "is a value model, not a policy model"),
+    (["--kind", "ppo", "--variant", "draw"], "no policy model is shipped for draw"),
+    (["--kind", "ppo", "--clip", "1"], "--clip must be above 0 and below 1"),
+    (["--kind", "ppo", "--hard-share", "1.5"], "--hard-share must be between 0 and 1"),
+    (["--kind", "ppo", "--kl", "nan"], "--kl must be 0 or a positive number"),
+    (["--kind", "ppo", "--deals", "5"], "--deals is an option of --kind policy"),
+    (["--iterations", "5"], "--iterations is an option of --kind ppo"),
+    (["--kind", "ppo", "--num-envs", "0"], "--num-envs: must be at least 1"),
+])
+def test_train_ppo_bad_input(tmp_path, capsys, argv, words):
+    from dominoai.cli import main
+    out = tmp_path / "run"
+    args = ["train", *argv, "--out", str(out)]
+    if "--variant" not in argv:
+        args += ["--variant", "block"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("dominoai: error: ") and words in err
+    assert not out.exists()
+
+
+def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
+    from dominoai.bots import make_bot
+    from dominoai.cli import main
+    from dominoai.engine.encode import ENCODING_VERSION
+    from dominoai.learn.model import code_hash, load_model
+    out = tmp_path / "run"
+    argv = ["train", "--variant", "block", "--kind", "ppo", "--iterations", "2", "--num-envs", "8",
+            "--steps", "4", "--batch", "32", "--epochs", "2", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    m = load_model(out / "model.npz", preset="block", kind="policy")
+    h = m.header
+    assert h["name"] == "block-ppo" and h["encoding_version"] == ENCODING_VERSION and h["preset"] == "block"
+    assert h["code_hash"] == code_hash() and m.layers == (153, 128, 128, 113)
+    assert h["training_command"].startswith("dominoai train --variant block --kind ppo --init block-policy "
+                                            "--iterations 2 --num-envs 8 --steps 4")
+    assert h["data"]["iterations"] == 2 and h["data"]["hands"] > 0 and h["data"]["decisions"] > 0
+    assert h["data"]["init"].startswith("block-policy@")
+    assert json.loads(json.dumps(h)) == h and "--out" not in h["training_command"]
+    assert {"log.parquet", "curve.png", "checkpoint.npz", "model.npz"} <= {p.name for p in out.iterdir()}
+    bot = make_bot(f"neural:model={out / 'model.npz'}")
+    assert bot.model_ident is not None and bot.model_ident.startswith("block-ppo@")
+    # a second run in the same folder is refused without --resume; with it, nothing more is trained
+    capsys.readouterr()
+    assert main(argv) == 2
+    assert "add --resume" in capsys.readouterr().err
+    assert main(argv + ["--resume"]) == 0
+    assert load_model(out / "model.npz").sha256 == m.sha256
