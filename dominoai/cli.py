@@ -13,7 +13,7 @@ Subcommands::
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
-    dominoai train --variant NAME --deals N --epochs E --out DIR [--jobs N] [--resume]
+    dominoai train --variant NAME [--kind policy|value] --deals N --epochs E --out DIR [--jobs N] [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
@@ -377,28 +377,50 @@ def _cmd_bots(args) -> int:
 
 def _add_train(sub) -> None:
     """The ``train`` subcommand."""
-    tr = sub.add_parser("train", help="train a policy network by imitating a bot (needs dominoai[learn])",
-                        description="Play the teacher against itself on --deals deals (each in every seat "
-                                    "rotation), keep each decision (observation vector, legal ids, the "
-                                    "chosen id, the hand's margin) as DIR/data.npz, then train a policy "
-                                    "network to predict the teacher's move; write DIR/model.npz (for "
-                                    "neural:model=DIR/model.npz), DIR/log.parquet and DIR/curve.png.")
+    tr = sub.add_parser("train", help="train a policy or value network (needs dominoai[learn])",
+                        description="--kind policy: play the teacher against itself on --deals deals (each in "
+                                    "every seat rotation), keep each decision (observation vector, legal ids, "
+                                    "the chosen id, the hand's margin) as DIR/data.npz, then train a policy "
+                                    "network to predict the teacher's move. --kind value: keep every world "
+                                    "after a play of the teacher's games, valued by the exact solver where it "
+                                    "solves and by rollouts elsewhere, as DIR/data.npz, then train a value "
+                                    "network on it. Either writes DIR/model.npz (for neural:model=DIR/model.npz "
+                                    "or insane's value_model), DIR/log.parquet and DIR/curve.png.")
     tr.add_argument("--variant", required=True, metavar="NAME", help=f"a preset: {_presets()}")
-    tr.add_argument("--kind", choices=("policy",), default="policy", help="what the network predicts (policy)")
+    tr.add_argument("--kind", choices=("policy", "value"), default="policy",
+                    help="what the network predicts: the teacher's move (policy, default) or a world's value")
     tr.add_argument("--deals", type=_int_at_least(1), default=2000, metavar="N",
                     help="deals the teacher plays (default 2000)")
-    tr.add_argument("--teacher", default="insane", metavar="SPEC", help="the bot imitated (default insane)")
+    tr.add_argument("--teacher", default=None, metavar="SPEC",
+                    help="the bot that plays the games (default: insane for a policy, hard for a value)")
     tr.add_argument("--epochs", type=_int_at_least(1), default=20, metavar="E",
-                    help="passes over the training decisions (default 20)")
-    tr.add_argument("--hidden", default="128,128", metavar="SIZES",
-                    help="hidden layer sizes, comma-separated (default 128,128)")
-    tr.add_argument("--batch", type=_int_at_least(1), default=512, metavar="N",
-                    help="decisions per training step (default 512)")
+                    help="passes over the training rows (default 20)")
+    tr.add_argument("--hidden", default=None, metavar="SIZES",
+                    help="hidden layer sizes, comma-separated (default 128,128 for a policy, 64,32 for a value)")
+    tr.add_argument("--batch", type=_int_at_least(1), default=None, metavar="N",
+                    help="rows per training step (default 512 for a policy, 256 for a value)")
     tr.add_argument("--learning-rate", type=float, default=1e-3, metavar="LR", help="Adam's step (default 0.001)")
     tr.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
                     help="share of the hands kept out of training to measure it (default 0.1)")
     tr.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
-                    help="seed of the deals (offset by 10000), the split and the weights (default 0)")
+                    help="seed of the deals (a policy's offset by 10000), the split and the weights (default 0)")
+    pol = tr.add_argument_group("policy")
+    pol.add_argument("--action-features", action="store_true",
+                     help="add the action-feature block: a learned weighting of what each legal move scores, "
+                          "sheds and leaves to the next seat (hard's features)")
+    pol.add_argument("--weight-decay", type=float, default=0.0, metavar="WD",
+                     help="AdamW's weight decay (default 0: plain Adam)")
+    pol.add_argument("--keep-best", action="store_true",
+                     help="keep the weights of the epoch with the lowest held-out loss")
+    val = tr.add_argument_group("value")
+    val.add_argument("--rollouts", type=_int_at_least(1), default=8, metavar="N",
+                     help="rollouts per world not solved exactly (default 8)")
+    val.add_argument("--rollout-policy", choices=("random", "medium", "hard"), default=None,
+                     help="the rollouts' policy (default: insane's in the preset)")
+    val.add_argument("--exact", type=_int_at_least(0), default=12, metavar="N",
+                     help="solve exactly when at most N tiles can still be played (default 12; 0: never)")
+    val.add_argument("--max-nodes", type=_int_at_least(1), default=20000, metavar="N",
+                     help="the exact solve's node budget per world (default 20000)")
     tr.add_argument("--jobs", type=int, default=1, metavar="N",
                     help="processes playing the teacher (-1: every core; default 1)")
     tr.add_argument("--backend", choices=("dask", "ray"), help="play the teacher on a cluster through joblib")
@@ -416,23 +438,34 @@ def _cmd_train(args) -> int:
     from .rules import preset_names
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
+    policy = args.kind == "policy"
+    text = args.hidden if args.hidden is not None else ("128,128" if policy else "64,32")
     try:
-        hidden = tuple(int(x) for x in args.hidden.split(","))
+        hidden = tuple(int(x) for x in text.split(","))
         if not hidden or min(hidden) < 1:
             raise ValueError
     except ValueError:
-        raise UsageError(f"--hidden must be positive integers joined by commas (got {args.hidden!r})") from None
+        raise UsageError(f"--hidden must be positive integers joined by commas (got {text!r})") from None
     if not (args.learning_rate > 0 and args.learning_rate < float("inf")):
         raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
     if not 0.0 <= args.held_out <= 0.9:
         raise UsageError(f"--held-out must be between 0 and 0.9 (got {args.held_out})")
+    if not (args.weight_decay >= 0 and args.weight_decay < float("inf")):
+        raise UsageError(f"--weight-decay must be 0 or a positive number (got {args.weight_decay})")
+    if not policy:
+        used = [f for f, on in (("--action-features", args.action_features),
+                                ("--weight-decay", args.weight_decay != 0), ("--keep-best", args.keep_best)) if on]
+        if used:
+            raise UsageError(f"{used[0]} applies to --kind policy only")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"--out {args.out} is a file, not a folder")
+    teacher = args.teacher or ("insane" if policy else "hard")
+    batch = args.batch or (512 if policy else 256)
     from .bots import make_bot
     from .errors import check_jobs
     try:
         check_jobs(args.jobs)
-        make_bot(args.teacher)
+        make_bot(teacher)
     except ValueError as e:
         raise _usage(e) from None
     try:
@@ -440,18 +473,29 @@ def _cmd_train(args) -> int:
         import optax  # noqa: F401
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
-    from .learn.imitation import train_run
+    common = dict(epochs=args.epochs, teacher=teacher, hidden=hidden, batch=batch,
+                  learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed, jobs=args.jobs,
+                  backend=args.backend, resume=args.resume, progress=args.progress)
     try:
-        res = train_run(args.out, args.variant, args.deals, epochs=args.epochs, teacher=args.teacher,
-                        hidden=hidden, batch=args.batch, learning_rate=args.learning_rate,
-                        held_out=args.held_out, seed=args.seed, jobs=args.jobs, backend=args.backend,
-                        resume=args.resume, progress=args.progress)
+        if policy:
+            from .learn.imitation import train_run
+            res = train_run(args.out, args.variant, args.deals, action_features=args.action_features,
+                            weight_decay=args.weight_decay, keep_best=args.keep_best, **common)
+        else:
+            from .learn.value import value_run
+            res = value_run(args.out, args.variant, args.deals, rollouts=args.rollouts,
+                            rollout_policy=args.rollout_policy, exact=args.exact, max_nodes=args.max_nodes,
+                            **common)
     except ValueError as e:
         raise _usage(e) from None
     last = res.log[-1]
-    print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
-          f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
-          f"after {last['epoch']} epochs")
+    if policy:
+        print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
+              f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
+              f"after {last['epoch']} epochs")
+    else:
+        print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
+              f"held-out mean squared error {last['held_mse']:.3f} after {last['epoch']} epochs")
     return 0
 
 

@@ -82,8 +82,9 @@ def main(argv=None) -> int:
         run = args.out / f"train-{preset}"
         t0 = time.perf_counter()
         if not (run / "model.npz").exists():
+            extra = {k: cfg[k] for k in ("action_features", "weight_decay", "keep_best") if k in cfg}
             train_run(run, preset, cfg["deals"], epochs=cfg["epochs"], hidden=cfg["hidden"], jobs=args.jobs,
-                      resume=True, progress=True)
+                      resume=True, progress=True, **extra)
         model = load_model(run / "model.npz")
         if args.ship and not args.smoke:
             MODELS_DIR.mkdir(exist_ok=True)
