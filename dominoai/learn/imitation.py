@@ -27,6 +27,7 @@ figures measure hands the model never saw.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -128,12 +129,19 @@ def _stack(cols: dict) -> dict:
 
 
 def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, seed: int = 0,
-             backend: str | None = None, progress: bool = False, chunk: int = 500) -> dict:
+             backend: str | None = None, progress: bool = False, chunk: int = 500, parts_dir=None) -> dict:
     """The decisions of ``teacher`` playing itself on ``deals`` duplicate
     deals of ``preset`` (each deal in every rotation of the seats), played by
     the tournament (``jobs`` processes on ``backend``) ``chunk`` deals at a
     time, replayed by :func:`decisions`. The same arguments give the same
     rows for any ``jobs`` and backend.
+
+    ``parts_dir``: each chunk's rows are also saved there as
+    ``part-START.npz`` (:func:`save_dataset`, START its first deal, with
+    its ``generation_seconds``), and a
+    chunk whose part is there (made with the same preset, teacher, seed and
+    size) is read instead of played: an interrupted generation goes on
+    where it stopped.
 
     :raises InputError: a bad count, as :func:`~dominoai.tournament.run.play_records`.
     :raises ValueError: an unknown preset, bot or backend.
@@ -149,8 +157,23 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
         bar = tqdm(total=deals, desc=f"{teacher} on {preset}", unit="deal")
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
-        recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend)
-        d = decisions(recs)
+        want = {"preset": preset, "teacher": teacher, "seed": seed + start, "deals": n}
+        part = Path(parts_dir) / f"part-{start:07d}.npz" if parts_dir is not None else None
+        d = None
+        if part is not None and part.exists():
+            try:
+                d, meta = load_dataset(part)
+            except ValueError:
+                d = None
+            if d is not None and any(meta.get(k) != v for k, v in want.items()):
+                d = None
+        if d is None:
+            t0 = time.perf_counter()
+            recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend)
+            d = decisions(recs)
+            if part is not None:
+                part.parent.mkdir(parents=True, exist_ok=True)
+                save_dataset(part, d, generation_seconds=round(time.perf_counter() - t0, 1), **want)
         d["hand"] = d["hand"] + n_hands
         n_hands = int(d["hand"].max()) + 1 if len(d["hand"]) else n_hands
         parts.append(d)
@@ -337,6 +360,17 @@ def write_curve(log: list, path, title: str = "") -> Path:
     return _write(log, path, CURVE_PANELS, title)
 
 
+def _parts_seconds(parts: Path) -> float:
+    """The wall-clock seconds the parts in ``parts`` took to generate, summed."""
+    total = 0.0
+    for p in sorted(parts.glob("part-*.npz")) if parts.is_dir() else []:
+        try:
+            total += float(load_dataset(p)[1].get("generation_seconds") or 0.0)
+        except ValueError:
+            pass
+    return total
+
+
 def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "insane", hidden=(128, 128),
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
@@ -344,7 +378,8 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               keep_best: bool = False) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
-    the deals differ from a tournament's of seed 0..9999), the checkpoint
+    the deals differ from a tournament's of seed 0..9999; its chunks are
+    kept in ``data-parts/`` until the whole is written), the checkpoint
     (``checkpoint.npz``, after every epoch), then ``model.npz`` (the model,
     named ``name``, default ``PRESET-policy``), ``log.parquet`` (one row per
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
@@ -376,11 +411,12 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
             raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
     out.mkdir(parents=True, exist_ok=True)
     if data is None:
-        t0 = time.perf_counter()
+        parts = out / "data-parts"
         data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed + 10_000, backend=backend,
-                        progress=progress)
-        save_dataset(data_path, data, generation_seconds=round(time.perf_counter() - t0, 1), **want)
+                        progress=progress, parts_dir=parts)
+        save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), **want)
         _, meta = load_dataset(data_path)
+        shutil.rmtree(parts, ignore_errors=True)
     command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
                                  action_features, weight_decay, keep_best)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
