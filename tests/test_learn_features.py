@@ -30,8 +30,8 @@ def _ids(texts):
 def _all_fives_after_5_5():
     """All Fives, two players: seat 1 led 5:5 (the spinner, a lone lead
     counting 10); seat 0 to move."""
-    seat0 = ["5:0", "5:4", "6:1", "3:2", "2:2", "6:6", "1:1"]
-    seat1 = ["5:5", "6:4", "6:3", "4:4", "3:3", "2:0", "0:0"]
+    seat0 = ["5:0", "5:4", "6:1", "3:2", "2:2", "6:6", "0:0"]
+    seat1 = ["5:5", "6:4", "6:3", "4:4", "3:3", "2:0", "1:1"]
     bone = [t for t in range(28) if t not in _ids(seat0 + seat1)]
     h = Match("all_fives", seed=0).new_hand([_ids(seat0), _ids(seat1)], bone, 1)
     h.play(Move(Tile.parse("5:5")))
@@ -51,8 +51,11 @@ def test_all_fives_features_by_hand():
     assert f54[F["points"]] == 0
     assert (f50[F["heavy"]], f54[F["heavy"]]) == (5, 9)          # pips shed
     assert (f50[F["double"]], f54[F["double"]]) == (0, 0)
-    assert (f50[F["follow"]], f54[F["follow"]]) == (1, 1)        # 5:4 (or 5:0) still fits the 5
-    assert (f50[F["spread"]], f54[F["spread"]]) == (6, 6)        # {6,5,4,3,2,1} / {6,5,3,2,1,0}
+    assert (f50[F["follow"]], f54[F["follow"]]) == (2, 1)        # 5:4 fits the 5, 0:0 the 0 / 5:0 the 5
+    assert (f50[F["spread"]], f54[F["spread"]]) == (7, 6)        # {6,5,4,3,2,1,0} / {6,5,3,2,1,0}
+    # next, after 5:0: 0:0 on the 0 end counts 0 + the spinner's 10 = 10; after 5:4 the only fit
+    # is 5:0 on the spinner's other long side, which closes its count: 4 + 0 = 4 scores nothing
+    assert (f50[F["own_next"]], f54[F["own_next"]]) == (10, 0)
     assert f50[F["reply"]] <= 0 and f54[F["reply"]] <= 0
     assert f50[F["partner"]] == 0                                # no partners in two-player All Fives
 
@@ -63,7 +66,7 @@ def test_draw_scores_no_points_and_a_double_is_marked():
         h.play(h.legal_moves()[0])
     obs = h.observe()
     codes, fe = action_features(obs)
-    assert np.all(fe[:, F["points"]] == 0) and np.all(fe[:, F["reply"]] == 0)
+    assert np.all(fe[:, F["points"]] == 0) and np.all(fe[:, F["reply"]] == 0) and np.all(fe[:, F["own_next"]] == 0)
     dbl = np.array([Tile.parse(int(c) >> 2).is_double for c in codes], float)
     np.testing.assert_array_equal(fe[:, F["double"]], dbl)
 
@@ -201,17 +204,19 @@ def test_neural_plays_the_block_model(tmp_path):
 
 
 def test_a_zero_network_with_hards_weights_plays_hards_values():
-    """With the head at zero and the block's bias at hard's weights, each
-    logit is hard's value of the move: the bot's move has hard's best value."""
+    """With the head at zero and the block's bias at its start (hard's
+    weights, 0 for own_next), each logit is hard's value of the move."""
     from dominoai.bots.hard import N_FEATURES
+    from dominoai.learn.features import START_WEIGHTS
+    np.testing.assert_array_equal(START_WEIGHTS, np.append(DEFAULT_WEIGHTS[:N_FEATURES], 0).astype(np.float32))
     base = new_model("policy", "all_fives", hidden=(8,), seed=1)
     params = [(w, b) for w, b in base.params[:-1]] + [(np.zeros_like(base.params[-1][0]),
                                                       np.zeros_like(base.params[-1][1]))]
     model = Model.from_params(params, "policy", "all_fives",
-                              action=(np.zeros((8, N_FEATURES), np.float32), DEFAULT_WEIGHTS[:N_FEATURES]))
+                              action=(np.zeros((8, N_ACTION_FEATURES), np.float32), START_WEIGHTS))
     obs, x, ids, fe = _batch()
     z = model.forward(x, ids, fe)
     for i, o in enumerate(obs):
         codes, f = action_features(o)
-        hard_vals = f.astype(np.float64) @ DEFAULT_WEIGHTS[:N_FEATURES]
+        hard_vals = f[:, :N_FEATURES].astype(np.float64) @ DEFAULT_WEIGHTS[:N_FEATURES]
         np.testing.assert_allclose(z[i, codes], hard_vals, rtol=1e-5, atol=1e-4)

@@ -5,9 +5,10 @@ pips as plain numbers; what a move scores in All Fives (the count of the
 ends after it, when a multiple of 5) is a sum modulo 5 of them that a small
 network learns poorly. A policy model may therefore add, to each legal
 action's logit, a learned weighting of that action's **features**: the
-values ``hard`` weighs (:data:`dominoai.bots.hard.FEATURE_TABLE`), each
-computed by laying the tile on a copy of the line seen by the deciding
-seat. :data:`ACTION_FEATURES` names them, in the order of the feature axis:
+values ``hard`` weighs (:data:`dominoai.bots.hard.FEATURE_TABLE`) and what
+the seat's own next tile could score after it, each computed by laying the
+tile on a copy of the line seen by the deciding seat.
+:data:`ACTION_FEATURES` names them, in the order of the feature axis:
 
 ============  ================================================================
 ``heavy``     pips shed (the hand's end count before minus after the move)
@@ -19,10 +20,14 @@ seat. :data:`ACTION_FEATURES` names them, in the order of the feature axis:
 ``partner``   chance the partner can follow minus the next opponent's
 ``points``    points made now by the count of the ends (a strike is 5)
 ``reply``     minus the next seat's expected best points with one tile
+``own_next``  the best points the seat itself could make next with one of
+              the tiles it keeps, laid on the ends the move leaves (as if
+              nothing were played in between; a strike is 5)
 ============  ================================================================
 
-Units are ``hard``'s (pips, points, counts); the Dominoball replacement
-(action 112) has all features 0. The block's layout is
+The first nine are ``hard``'s (:func:`dominoai.bots.hard.hard_eval_into`
+computes them); ``own_next`` is the block's own. Units are points, pips
+and counts; the Dominoball replacement (action 112) has all features 0. The block's layout is
 :data:`ACTION_FEATURES_VERSION` (1); a model records the names and the
 version (:mod:`dominoai.learn.model`) and is refused under another.
 
@@ -41,23 +46,33 @@ import numpy as np
 from numba import njit
 
 from ..bots.hard import DEFAULT_WEIGHTS, FEATURES, N_FEATURES, WORK_FLOAT, WORK_INT, hard_eval_into
+from ..engine import kernels as K
 from ..engine import layout as L
+from ..tiles import TILE_HIGH, TILE_LOW
 from ..engine.encode import F_HAND, F_LINE, F_RAW, F_UNSEEN, F_VOID, N_ACTIONS, OBS_SIZE, RAW_FIELDS
 from ..engine.encode import encode_into
-from ..engine.observe import O_HAND, O_LINE, O_SIZE, O_UNSEEN, O_VOID, state_from_observation
+from ..engine.observe import O_HAND, O_LINE, O_SEAT, O_SIZE, O_UNSEEN, O_VOID, state_from_observation
 from .forward import forward_into, masked_argmax, widest
 
-__all__ = ["ACTION_FEATURES", "ACTION_FEATURES_VERSION", "N_ACTION_FEATURES", "FeatureScratch",
+__all__ = ["ACTION_FEATURES", "ACTION_FEATURES_VERSION", "N_ACTION_FEATURES", "START_WEIGHTS", "FeatureScratch",
            "decode_into", "action_features_into", "action_features", "dataset_features", "add_feature_term",
            "forward_features_batch", "policy_pick_features"]
 
-#: the names of the feature axis, in order (``hard``'s features)
-ACTION_FEATURES = tuple(FEATURES)
-N_ACTION_FEATURES = N_FEATURES
+#: the names of the feature axis, in order (``hard``'s features, then ``own_next``)
+ACTION_FEATURES = tuple(FEATURES) + ("own_next",)
+N_ACTION_FEATURES = len(ACTION_FEATURES)
+F_OWN_NEXT = N_FEATURES
 #: the version of the block's layout and meaning; a model records it
 ACTION_FEATURES_VERSION = 1
 
 _W = DEFAULT_WEIGHTS.copy()
+_HIGH = TILE_HIGH.copy()
+_LOW = TILE_LOW.copy()
+_ONE = np.int64(1)
+#: the block's starting bias: ``hard``'s weights, 0 for ``own_next``
+#: (``float32``, ``(N_ACTION_FEATURES,)``)
+START_WEIGHTS = np.concatenate([DEFAULT_WEIGHTS[:N_FEATURES], np.zeros(N_ACTION_FEATURES - N_FEATURES)]
+                               ).astype(np.float32)
 
 
 @njit(cache=True)
@@ -94,14 +109,14 @@ def decode_into(x, a):
 
 @njit(cache=True)
 def _scratch():
-    return (np.zeros(L.S_SIZE, np.int64), np.empty((L.MAX_MOVES, N_FEATURES), np.float64),
+    return (np.zeros(3 * L.S_SIZE, np.int64), np.empty((L.MAX_MOVES, N_FEATURES), np.float64),
             np.empty(L.MAX_MOVES, np.float64), np.empty(WORK_INT, np.int64),
             np.empty(WORK_FLOAT, np.float64))
 
 
 class FeatureScratch:
     """Scratch arrays for :func:`action_features_into`, allocated once:
-    ``st`` (``int64``, ``(S_SIZE,)``), ``feats`` (``float64``,
+    ``st`` (``int64``, ``(3 * S_SIZE,)``), ``feats`` (``float64``,
     ``(MAX_MOVES, N_FEATURES)``), ``vals``, ``wi``, ``wf`` (``hard``'s)."""
 
     def __init__(self):
@@ -119,14 +134,45 @@ def action_features_into(a, rv, players, codes, n, st, feats, vals, wi, wf, out)
     ``out[i, f]`` (``float32``, at least ``(n, N_ACTION_FEATURES)``) for the
     i-th listed action, in the order of :data:`ACTION_FEATURES`. ``st``,
     ``feats``, ``vals``, ``wi``, ``wf``: :class:`FeatureScratch`'s arrays."""
-    for q in range(st.shape[0]):
-        st[q] = 0
-    state_from_observation(a, players, st)
-    hard_eval_into(st, rv, a, codes, n, _W, feats, vals, wi, wf)
+    S = L.S_SIZE
+    s0 = st[:S]
+    s1 = st[S:2 * S]
+    s2 = st[2 * S:3 * S]
+    for q in range(S):
+        s0[q] = 0
+    state_from_observation(a, players, s0)
+    hard_eval_into(s0, rv, a, codes, n, _W, feats, vals, wi, wf)
+    seat = a[O_SEAT]
+    side = K.side_of(rv, seat)
+    per_pt = 5 if rv[L.R_END_SCORING] == L.ENDS_STRIKES else 1
+    scoring = rv[L.R_END_SCORING] != L.ENDS_NONE
     for i in range(n):
         for f in range(N_FEATURES):
             v = feats[i, f]
             out[i, f] = v if np.isfinite(v) else 0.0
+        code = codes[i]
+        best = 0
+        if scoring and code != L.MOVE_REPLACE:
+            t = code >> 2
+            for q in range(S):
+                s1[q] = s0[q]
+            K.lay(s1, rv, t, code & 3)
+            m = a[O_HAND] & ~(_ONE << t)
+            while m:
+                u = K.lowest_tile(m)
+                m &= m - 1
+                for k in range(4):
+                    e = s1[L.S_END_PIP + k]
+                    if e < 0 or (_HIGH[u] != e and _LOW[u] != e):
+                        continue
+                    for q in range(S):
+                        s2[q] = s1[q]
+                    before = s2[L.S_POINTS + side]
+                    K.lay_and_score(s2, rv, seat, u, k)
+                    got = s2[L.S_POINTS + side] - before
+                    if got > best:
+                        best = got
+        out[i, F_OWN_NEXT] = best * per_pt
 
 
 def action_features(observation) -> tuple[np.ndarray, np.ndarray]:
@@ -140,7 +186,7 @@ def action_features(observation) -> tuple[np.ndarray, np.ndarray]:
     codes = np.ascontiguousarray(observation.legal_codes(), np.int64)
     if len(codes) == 0:
         raise ValueError(f"seat {observation.seat} has no move to make")
-    out = np.zeros((len(codes), N_FEATURES), np.float32)
+    out = np.zeros((len(codes), N_ACTION_FEATURES), np.float32)
     rules = observation.rules
     action_features_into(np.ascontiguousarray(observation.array, np.int64), rules.vector(), rules.players,
                          codes, len(codes), *FeatureScratch().args(), out)
@@ -152,7 +198,7 @@ def _dataset_features(obs, mask, rv, players, ids, fe, count):
     st, feats, vals, wi, wf = _scratch()
     a = np.zeros(O_SIZE, np.int64)
     codes = np.empty(N_ACTIONS, np.int64)
-    buf = np.empty((N_ACTIONS, N_FEATURES), np.float32)
+    buf = np.empty((N_ACTIONS, N_ACTION_FEATURES), np.float32)
     for r in range(obs.shape[0]):
         n = 0
         for c in range(N_ACTIONS):
@@ -166,7 +212,7 @@ def _dataset_features(obs, mask, rv, players, ids, fe, count):
         action_features_into(a, rv, players, codes, n, st, feats, vals, wi, wf, buf)
         for i in range(n):
             ids[r, i] = codes[i]
-            for f in range(N_FEATURES):
+            for f in range(N_ACTION_FEATURES):
                 fe[r, i, f] = buf[i, f]
 
 
@@ -188,7 +234,7 @@ def dataset_features(obs: np.ndarray, mask: np.ndarray, preset: str) -> tuple[np
         raise ValueError(f"obs must be (n, {OBS_SIZE}) and mask (n, {N_ACTIONS})")
     k = max(1, int(mask.sum(axis=1).max())) if len(mask) else 1
     ids = np.full((len(obs), k), -1, np.int64)
-    fe = np.zeros((len(obs), k, N_FEATURES), np.float32)
+    fe = np.zeros((len(obs), k, N_ACTION_FEATURES), np.float32)
     count = np.zeros(len(obs), np.int64)
     _dataset_features(obs, mask, rules.vector(), rules.players, ids, fe, count)
     return ids, fe

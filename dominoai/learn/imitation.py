@@ -257,8 +257,8 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     :param progress: a tqdm bar of minibatches per epoch.
     :param action_features: add the action-feature block
         (:mod:`dominoai.learn.features`, computed for every row first); its
-        bias starts at ``hard``'s weights, so the untrained block plays as
-        ``hard`` does.
+        bias starts at ``hard``'s weights (0 for ``own_next``), so the
+        untrained block values moves as ``hard`` does.
     :param weight_decay: AdamW's decay (0: plain Adam).
     :param keep_best: keep the weights of the epoch with the lowest
         held-out loss (early stopping).
@@ -289,8 +289,8 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
               "a": jnp.asarray(data["action"].astype(np.int32))}
     if action_features:
-        from ..bots.hard import DEFAULT_WEIGHTS
-        from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES, dataset_features
+        from .features import (ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES, START_WEIGHTS,
+                               dataset_features)
         if not hidden:
             raise InputError("hidden", hidden, "the action-feature block needs a hidden layer")
         settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]
@@ -298,7 +298,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         arrays.update(ids=jnp.asarray(ids.astype(np.int32)), fe=jnp.asarray(fe))
         params = {"net": params, "action": {
             "fw": jnp.zeros((int(hidden[-1]), N_ACTION_FEATURES), jnp.float32),
-            "fb": jnp.asarray(DEFAULT_WEIGHTS[:N_ACTION_FEATURES], jnp.float32)}}
+            "fb": jnp.asarray(START_WEIGHTS, jnp.float32)}}
 
         def logits_of(p, d, idx):
             return jaxnet.apply_features(p["net"], p["action"], scale, d["x"][idx], d["ids"][idx], d["fe"][idx])
