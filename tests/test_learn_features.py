@@ -148,6 +148,9 @@ def test_forward_with_the_block_equals_numpy_and_jax():
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
     with pytest.raises(ValueError, match="give ids and feats"):
         model.forward(x)
+    # a forward pass that does not add the block (insane's neural rollouts) refuses the model
+    with pytest.raises(ModelError, match="adds action features to its logits"):
+        model.packed()
     jnp = pytest.importorskip("jax.numpy", reason="the JAX network needs the [learn] extra (jax)")
     from dominoai.learn import jaxnet
     z = jaxnet.apply_features(jaxnet.params_of(model), jaxnet.action_params_of(model), jnp.asarray(model.scale),

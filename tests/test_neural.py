@@ -126,8 +126,9 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     args = ["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--epochs", "2",
             "--hidden", "16", "--batch", "16", "--out", str(out), "--no-progress"]
     assert main(args) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data.npz", "log.parquet",
-                                                      "model.npz"]
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data-parts", "data.npz",
+                                                      "log.parquet", "model.npz"]
+    assert [p.name for p in (out / "data-parts").iterdir()] == ["part-0000000.npz"]    # 3 deals: one chunk
     m = load_model(out / "model.npz", preset="block", kind="policy")
     assert m.layers == (153, 16, 113) and m.header["teacher"] == "medium"
     assert m.header["training_command"].startswith("dominoai train --variant block --kind policy --deals 3 ")

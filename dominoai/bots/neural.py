@@ -106,7 +106,7 @@ class NeuralBot(BaseBot):
         name = self.model or default_model_name(rules.preset, "policy")
         m = _load(name, rules.preset)
         self._model = m
-        self._packed = m.packed()
+        self._packed = m.packed(block=True)
         w = max(m.layers[1:])
         self._h = (np.empty(w, np.float32), np.empty(w, np.float32))
         if m.has_action_features:

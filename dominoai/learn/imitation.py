@@ -27,7 +27,6 @@ figures measure hands the model never saw.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -378,8 +377,9 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               keep_best: bool = False) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
-    the deals differ from a tournament's of seed 0..9999; its chunks are
-    kept in ``data-parts/`` until the whole is written), the checkpoint
+    the deals differ from a tournament's of seed 0..9999; its chunks stay
+    in ``data-parts/``, from which a run of more deals in another folder
+    can start), the checkpoint
     (``checkpoint.npz``, after every epoch), then ``model.npz`` (the model,
     named ``name``, default ``PRESET-policy``), ``log.parquet`` (one row per
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
@@ -416,7 +416,6 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
                         progress=progress, parts_dir=parts)
         save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), **want)
         _, meta = load_dataset(data_path)
-        shutil.rmtree(parts, ignore_errors=True)
     command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
                                  action_features, weight_decay, keep_best)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,

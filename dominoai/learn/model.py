@@ -233,10 +233,21 @@ class Model:
                                  f"layer ({layers[-2]}) and its {nf} action features")
 
     # ------------------------------------------------------------ the forward pass
-    def packed(self) -> tuple:
+    def packed(self, block: bool = False) -> tuple:
         """The network as :mod:`dominoai.learn.forward` takes it: ``(scale,
         weights, shapes)``, ``float32`` ``(OBS_SIZE,)``, ``float32`` flat and
-        ``int64`` ``(n_layers, 2)`` (built once)."""
+        ``int64`` ``(n_layers, 2)`` (built once).
+
+        :param block: the caller also adds the action-feature block
+            (:func:`dominoai.learn.features.policy_pick_features`, with
+            :attr:`action`).
+        :raises ModelError: the model has the block and ``block`` is False:
+            a forward pass without it would play another policy (e.g.
+            insane's ``rollout_policy=neural``, which does not compute it).
+        """
+        if self.action is not None and not block:
+            raise ModelError(f"model {self.name!r} adds action features to its logits; this forward pass "
+                             "does not compute them (use a policy without the action-feature block)")
         if self._packed is None:
             flat = np.concatenate([np.concatenate([w.ravel(), b]) for w, b in self.params])
             shapes = np.array([w.shape for w, _ in self.params], np.int64)
@@ -273,10 +284,10 @@ class Model:
         ids = np.ascontiguousarray(np.asarray(ids, np.int64).reshape(len(xs), -1))
         feats = np.ascontiguousarray(np.asarray(feats, np.float32).reshape(ids.shape + (-1,)))
         fw, fb = self.action
-        if feats.shape[2] != fb.shape[0]:
+        if feats.shape[2] < fb.shape[0]:       # the model's features are the first ones
             raise ValueError(f"feats must have {fb.shape[0]} features per action (got {feats.shape[2]})")
         from .features import forward_features_batch
-        forward_features_batch(xs, *self.packed(), fw, fb, ids, feats, out)
+        forward_features_batch(xs, *self.packed(block=True), fw, fb, ids, feats, out)
         return out[0] if one else out
 
     # ------------------------------------------------------------ files
