@@ -306,6 +306,8 @@ LAZY_IMPORTERS = {
     "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
     "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
     "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
+    "dominoai.learn.model": "the action-feature kernels (the hard bot) for a model with the block only",
+    "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
     "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 

@@ -52,6 +52,7 @@ from ..tiles import TILE_HIGH, TILE_LOW
 from ..engine.encode import F_HAND, F_LINE, F_RAW, F_UNSEEN, F_VOID, N_ACTIONS, OBS_SIZE, RAW_FIELDS
 from ..engine.encode import encode_into
 from ..engine.observe import O_HAND, O_LINE, O_SEAT, O_SIZE, O_UNSEEN, O_VOID, state_from_observation
+from ..rules import get_rules
 from .forward import forward_into, masked_argmax, widest
 
 __all__ = ["ACTION_FEATURES", "ACTION_FEATURES_VERSION", "N_ACTION_FEATURES", "START_WEIGHTS", "FeatureScratch",
@@ -226,7 +227,6 @@ def dataset_features(obs: np.ndarray, mask: np.ndarray, preset: str) -> tuple[np
 
     :raises ValueError: arrays of the wrong shape, or an unknown preset.
     """
-    from ..rules import get_rules
     rules = get_rules(preset)
     obs = np.ascontiguousarray(obs, np.float32)
     mask = np.ascontiguousarray(mask, np.bool_)
