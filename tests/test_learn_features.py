@@ -12,7 +12,7 @@ import pytest
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.bots.hard import DEFAULT_WEIGHTS
-from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, encode
+from dominoai.engine.encode import N_ACTIONS, encode
 from dominoai.engine.observe import O_SIZE
 from dominoai.learn.features import (ACTION_FEATURES, N_ACTION_FEATURES, action_features, dataset_features,
                                      decode_into)

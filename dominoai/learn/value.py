@@ -46,7 +46,6 @@ from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
 from ..errors import InputError, check_int
-from .training import split_hands
 from .value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
 from .world_encode import WORLD_SIZE, encode_world_into
 
