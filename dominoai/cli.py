@@ -13,7 +13,7 @@ Subcommands::
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
-    dominoai train --variant NAME --deals N --epochs E --out DIR [--jobs N] [--resume]
+    dominoai train --variant NAME [--kind policy|value] --deals N --epochs E --out DIR [--jobs N] [--resume]
     dominoai train --variant NAME --kind ppo [--init MODEL] --iterations N --out DIR [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
@@ -378,66 +378,93 @@ def _cmd_bots(args) -> int:
 
 def _add_train(sub) -> None:
     """The ``train`` subcommand."""
-    tr = sub.add_parser("train", help="train a policy network by imitating a bot, or improve one by PPO "
+    tr = sub.add_parser("train", help="train a policy or value network, or improve a policy by PPO "
                                       "(needs dominoai[learn])",
-                        description="--kind policy: play the teacher against itself on --deals deals (each "
-                                    "in every seat rotation), keep each decision (observation vector, legal "
-                                    "ids, the chosen id, the hand's margin) as DIR/data.npz, then train a "
-                                    "policy network to predict the teacher's move. --kind ppo: start from "
-                                    "the policy --init and improve it by PPO on the batched env against a "
-                                    "league (hard, the start and earlier checkpoints). Either writes "
-                                    "DIR/model.npz (for neural:model=DIR/model.npz), DIR/log.parquet and "
-                                    "DIR/curve.png.")
+                        description="--kind policy: play the teacher against itself on --deals deals (each in "
+                                    "every seat rotation), keep each decision (observation vector, legal ids, "
+                                    "the chosen id, the hand's margin) as DIR/data.npz, then train a policy "
+                                    "network to predict the teacher's move. --kind value: keep every world "
+                                    "after a play of the teacher's games, valued by the exact solver where it "
+                                    "solves and by rollouts elsewhere, as DIR/data.npz, then train a value "
+                                    "network on it. --kind ppo: start from the policy --init and improve it "
+                                    "by PPO on the batched env against a league (hard, the start and earlier "
+                                    "checkpoints). Each writes DIR/model.npz (for neural:model=DIR/model.npz "
+                                    "or insane's value_model), DIR/log.parquet and DIR/curve.png.")
     tr.add_argument("--variant", required=True, metavar="NAME", help=f"a preset: {_presets()}")
-    tr.add_argument("--kind", choices=("policy", "ppo"), default="policy",
-                    help="policy: imitate --teacher; ppo: improve the policy --init by PPO (default policy)")
+    tr.add_argument("--kind", choices=tuple(_TRAIN_OPTIONS), default="policy",
+                    help="policy: imitate --teacher's moves (default); value: a world's value; "
+                         "ppo: improve the policy --init by PPO")
     tr.add_argument("--deals", type=_int_at_least(1), metavar="N",
-                    help="policy: deals the teacher plays (default 2000)")
-    tr.add_argument("--teacher", metavar="SPEC", help="policy: the bot imitated (default insane)")
+                    help="policy, value: deals the teacher plays (default 2000)")
+    tr.add_argument("--teacher", metavar="SPEC",
+                    help="policy, value: the bot that plays the games (default: insane for a policy, "
+                         "hard for a value)")
     tr.add_argument("--epochs", type=_int_at_least(1), metavar="E",
-                    help="passes over the training decisions (policy: in all, default 20; ppo: over each "
+                    help="passes over the training rows (policy, value: in all, default 20; ppo: over each "
                          "iteration's, default 4)")
     tr.add_argument("--hidden", metavar="SIZES",
-                    help="policy: hidden layer sizes, comma-separated (default 128,128)")
+                    help="policy, value: hidden layer sizes, comma-separated (default 128,128 for a policy, "
+                         "64,32 for a value)")
     tr.add_argument("--batch", type=_int_at_least(1), metavar="N",
-                    help="decisions per training step (policy: default 512; ppo: 1024)")
+                    help="rows per training step (default: policy 512, value 256, ppo 1024)")
     tr.add_argument("--learning-rate", type=float, metavar="LR",
-                    help="Adam's step (policy: default 0.001; ppo: 0.0003)")
+                    help="Adam's step (default: policy and value 0.001, ppo 0.0003)")
     tr.add_argument("--held-out", type=float, metavar="SHARE",
-                    help="policy: share of the hands kept out of training to measure it (default 0.1)")
-    tr.add_argument("--init", metavar="MODEL",
-                    help="ppo: the policy to start from, a shipped name or a .npz file (default: the "
-                         "preset's shipped policy)")
-    tr.add_argument("--iterations", type=_int_at_least(1), metavar="N",
-                    help="ppo: rounds of play and update, in all (default 200)")
-    tr.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
-                    help="ppo: games played at once (default 256)")
-    tr.add_argument("--steps", type=_int_at_least(1), metavar="N",
-                    help="ppo: the learner's decisions per game slot per iteration (default 32)")
-    tr.add_argument("--hard-share", type=float, metavar="SHARE",
-                    help="ppo: share of the games against hard; the rest against the start and earlier "
-                         "checkpoints (default 0.5)")
-    tr.add_argument("--clip", type=float, metavar="EPS", help="ppo: the ratio's clip range (default 0.1)")
-    tr.add_argument("--kl", type=float, metavar="COEF",
-                    help="ppo: weight of the KL divergence from the starting policy in the loss (default 0.02)")
+                    help="policy, value: share of the hands kept out of training to measure it (default 0.1)")
     tr.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
-                    help="seed of the deals (offset by 10000), the split and the weights (default 0)")
+                    help="seed of the deals (a policy's offset by 10000), the split and the weights (default 0)")
+    pol = tr.add_argument_group("policy")
+    pol.add_argument("--action-features", action="store_true", default=None,
+                     help="add the action-feature block: a learned weighting of what each legal move scores, "
+                          "sheds and leaves to the next seat (hard's features)")
+    pol.add_argument("--weight-decay", type=float, metavar="WD",
+                     help="AdamW's weight decay (default 0: plain Adam)")
+    pol.add_argument("--keep-best", action="store_true", default=None,
+                     help="keep the weights of the epoch with the lowest held-out loss")
+    val = tr.add_argument_group("value")
+    val.add_argument("--rollouts", type=_int_at_least(1), metavar="N",
+                     help="rollouts per world not solved exactly (default 8)")
+    val.add_argument("--rollout-policy", choices=("random", "medium", "hard"),
+                     help="the rollouts' policy (default: insane's in the preset)")
+    val.add_argument("--exact", type=_int_at_least(0), metavar="N",
+                     help="solve exactly when at most N tiles can still be played (default 12; 0: never)")
+    val.add_argument("--max-nodes", type=_int_at_least(1), metavar="N",
+                     help="the exact solve's node budget per world (default 20000)")
+    ppo = tr.add_argument_group("ppo")
+    ppo.add_argument("--init", metavar="MODEL",
+                     help="the policy to start from, a shipped name or a .npz file (default: the "
+                          "preset's shipped policy)")
+    ppo.add_argument("--iterations", type=_int_at_least(1), metavar="N",
+                     help="rounds of play and update, in all (default 200)")
+    ppo.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
+                     help="games played at once (default 256)")
+    ppo.add_argument("--steps", type=_int_at_least(1), metavar="N",
+                     help="the learner's decisions per game slot per iteration (default 32)")
+    ppo.add_argument("--hard-share", type=float, metavar="SHARE",
+                     help="share of the games against hard; the rest against the start and earlier "
+                          "checkpoints (default 0.5)")
+    ppo.add_argument("--clip", type=float, metavar="EPS", help="the ratio's clip range (default 0.1)")
+    ppo.add_argument("--kl", type=float, metavar="COEF",
+                     help="weight of the KL divergence from the starting policy in the loss (default 0.02)")
     tr.add_argument("--jobs", type=int, metavar="N",
-                    help="policy: processes playing the teacher (-1: every core; default 1)")
+                    help="policy, value: processes playing the teacher (-1: every core; default 1)")
     tr.add_argument("--backend", choices=("dask", "ray"),
-                    help="policy: play the teacher on a cluster through joblib")
+                    help="policy, value: play the teacher on a cluster through joblib")
     tr.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
     tr.add_argument("--resume", action="store_true",
-                    help="go on in DIR: reuse its dataset (policy) and continue from its checkpoint")
+                    help="go on in DIR: reuse its dataset (policy, value) and continue from its checkpoint")
     tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                     help="progress bars on stderr (default on)")
     tr.set_defaults(func=_cmd_train)
 
 
+_TEACHING = {"deals": 2000, "epochs": 20, "learning_rate": 1e-3, "held_out": 0.1, "jobs": 1, "backend": None}
 #: each kind's own ``train`` options and their defaults (an option of another kind is refused)
 _TRAIN_OPTIONS = {
-    "policy": {"deals": 2000, "teacher": "insane", "epochs": 20, "hidden": "128,128", "batch": 512,
-               "learning_rate": 1e-3, "held_out": 0.1, "jobs": 1, "backend": None},
+    "policy": {**_TEACHING, "teacher": "insane", "hidden": "128,128", "batch": 512,
+               "action_features": False, "weight_decay": 0.0, "keep_best": False},
+    "value": {**_TEACHING, "teacher": "hard", "hidden": "64,32", "batch": 256,
+              "rollouts": 8, "rollout_policy": None, "exact": 12, "max_nodes": 20000},
     "ppo": {"init": None, "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "epochs": 4,
             "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02},
 }
@@ -459,6 +486,7 @@ def _cmd_train(args) -> int:
             setattr(args, k, v)
     if args.kind == "ppo":
         return _cmd_train_ppo(args)
+    policy = args.kind == "policy"
     try:
         hidden = tuple(int(x) for x in args.hidden.split(","))
         if not hidden or min(hidden) < 1:
@@ -469,6 +497,8 @@ def _cmd_train(args) -> int:
         raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
     if not 0.0 <= args.held_out <= 0.9:
         raise UsageError(f"--held-out must be between 0 and 0.9 (got {args.held_out})")
+    if policy and not (args.weight_decay >= 0 and args.weight_decay < float("inf")):
+        raise UsageError(f"--weight-decay must be 0 or a positive number (got {args.weight_decay})")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"--out {args.out} is a file, not a folder")
     from .bots import make_bot
@@ -483,18 +513,29 @@ def _cmd_train(args) -> int:
         import optax  # noqa: F401
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
-    from .learn.imitation import train_run
+    common = dict(epochs=args.epochs, teacher=args.teacher, hidden=hidden, batch=args.batch,
+                  learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed, jobs=args.jobs,
+                  backend=args.backend, resume=args.resume, progress=args.progress)
     try:
-        res = train_run(args.out, args.variant, args.deals, epochs=args.epochs, teacher=args.teacher,
-                        hidden=hidden, batch=args.batch, learning_rate=args.learning_rate,
-                        held_out=args.held_out, seed=args.seed, jobs=args.jobs, backend=args.backend,
-                        resume=args.resume, progress=args.progress)
+        if policy:
+            from .learn.imitation import train_run
+            res = train_run(args.out, args.variant, args.deals, action_features=args.action_features,
+                            weight_decay=args.weight_decay, keep_best=args.keep_best, **common)
+        else:
+            from .learn.value import value_run
+            res = value_run(args.out, args.variant, args.deals, rollouts=args.rollouts,
+                            rollout_policy=args.rollout_policy, exact=args.exact, max_nodes=args.max_nodes,
+                            **common)
     except ValueError as e:
         raise _usage(e) from None
     last = res.log[-1]
-    print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
-          f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
-          f"after {last['epoch']} epochs")
+    if policy:
+        print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
+              f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
+              f"after {last['epoch']} epochs")
+    else:
+        print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
+              f"held-out mean squared error {last['held_mse']:.3f} after {last['epoch']} epochs")
     return 0
 
 

@@ -28,12 +28,13 @@ import sys
 import time
 from pathlib import Path
 
-#: the shipped models' settings: deals of insane's self-play, epochs, hidden layers
+#: the shipped models' settings: deals of insane's self-play, epochs, hidden layers, and the
+#: options of :func:`~dominoai.learn.imitation.train_run` (the action-feature block, early stopping)
 RUNS = {
     "block": {"deals": 10_000, "epochs": 15, "hidden": (128, 128)},
-    "draw": {"deals": 1_500, "epochs": 15, "hidden": (128, 128)},
-    "all_fives": {"deals": 3_000, "epochs": 15, "hidden": (128, 128)},
-    "kozel": {"deals": 1_500, "epochs": 15, "hidden": (128, 128)},
+    "draw": {"deals": 500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
+    "all_fives": {"deals": 1_500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
+    "kozel": {"deals": 2_000, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
 }
 
 
@@ -52,6 +53,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="", help=f"comma-separated presets of: {', '.join(RUNS)}")
     ap.add_argument("--deals", type=int, default=600, help="evaluation deals per pairing (default 600)")
+    ap.add_argument("--insane-deals", type=int, default=None,
+                    help="deals of the pairings with insane (default --deals: one tournament of the three bots; "
+                         "fewer: neural - hard on --deals, and the three bots on the first N deals in a "
+                         "tournament of their own, whose ms per decision are then the same run's)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("results"))
     ap.add_argument("--ship", action="store_true", help="copy each model into dominoai/learn/models/")
@@ -63,8 +68,11 @@ def main(argv=None) -> int:
     if bad:
         print(f"train.py: unknown preset {bad[0]!r}; choose from {', '.join(RUNS)}", file=sys.stderr)
         return 2
-    if args.deals < 1 or args.jobs == 0 or args.jobs < -1:
-        print("train.py: --deals must be positive and --jobs positive or -1", file=sys.stderr)
+    if args.insane_deals is None:
+        args.insane_deals = args.deals
+    if args.deals < 1 or args.jobs == 0 or args.jobs < -1 or not 0 <= args.insane_deals <= args.deals:
+        print("train.py: --deals must be positive, --insane-deals 0 to --deals and --jobs positive or -1",
+              file=sys.stderr)
         return 2
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from _common import median_ms, run_or_load
@@ -82,8 +90,9 @@ def main(argv=None) -> int:
         run = args.out / f"train-{preset}"
         t0 = time.perf_counter()
         if not (run / "model.npz").exists():
+            extra = {k: cfg[k] for k in ("action_features", "weight_decay", "keep_best") if k in cfg}
             train_run(run, preset, cfg["deals"], epochs=cfg["epochs"], hidden=cfg["hidden"], jobs=args.jobs,
-                      resume=True, progress=True)
+                      resume=True, progress=True, **extra)
         model = load_model(run / "model.npz")
         if args.ship and not args.smoke:
             MODELS_DIR.mkdir(exist_ok=True)
@@ -97,27 +106,42 @@ def main(argv=None) -> int:
             # the shipped model plays as plain `neural`; another one by its file
             spec = ("neural" if shipped.exists() and load_model(shipped).sha256 == model.sha256
                     else f"neural:model={run / 'model.npz'}")
-            res = run_or_load(run / "eval.parquet", preset, [spec, "insane", "hard"], args.deals, 0,
-                              args.jobs, progress=True)
-            ms = median_ms(res.hands)
-            for a, b in ((spec, "hard"), ("insane", "hard"), (spec, "insane")):
-                key = f"{'neural' if a == spec else a}_vs_{b}"
-                entry[key] = pair(res, a, b)
-            entry["ms_per_decision"] = {"neural": ms.get(spec), "insane": ms.get("insane"), "hard": ms.get("hard")}
+            if args.insane_deals == args.deals:
+                res = run_or_load(run / "eval.parquet", preset, [spec, "insane", "hard"], args.deals, 0,
+                                  args.jobs, progress=True)
+                duel = res
+            else:
+                duel = run_or_load(run / f"eval-hard-{args.deals}.parquet", preset, [spec, "hard"], args.deals, 0,
+                                   args.jobs, progress=True)
+                res = (run_or_load(run / f"eval-insane-{args.insane_deals}.parquet", preset,
+                                   [spec, "insane", "hard"], args.insane_deals, 0, args.jobs, progress=True)
+                       if args.insane_deals > 0 else None)
+            entry["neural_vs_hard"] = pair(duel, spec, "hard")
+            if res is not None:
+                for a, b in (("insane", "hard"), (spec, "insane")):
+                    entry[f"{'neural' if a == spec else a}_vs_{b}"] = pair(res, a, b)
+                if res is not duel:
+                    entry["neural_vs_hard_same_run"] = pair(res, spec, "hard")
+                ms = median_ms(res.hands)
+                entry["ms_per_decision"] = {"neural": ms.get(spec), "insane": ms.get("insane"),
+                                            "hard": ms.get("hard")}
+            ms = median_ms(duel.hands)
+            entry["ms_per_decision_vs_hard"] = {"neural": ms.get(spec), "hard": ms.get("hard")}
         summary[preset] = entry
         summary_path.write_text(json.dumps(summary, indent=1))
         print(json.dumps({preset: entry}, indent=1))
 
     def fmt(r):
         return f"{r['points_diff']:+.2f} [{r['diff_lo']:+.2f}, {r['diff_hi']:+.2f}]" if r else ""
-    lines = ["| preset | model | decisions | deals | neural - hard | insane - hard | neural - insane "
-             "| ms neural | ms insane |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| preset | model | decisions | deals | neural - hard | deals with insane | insane - hard "
+             "| neural - insane | ms neural | ms insane |", "|---|---|---|---|---|---|---|---|---|---|"]
     for p, e in summary.items():
         ms = e.get("ms_per_decision", {})
         lines.append(f"| {p} | {e['model']} | {e['data'].get('rows')} | "
                      f"{e.get('neural_vs_hard', {}).get('deals', '')} | {fmt(e.get('neural_vs_hard'))} | "
+                     f"{e.get('insane_vs_hard', {}).get('deals', '')} | "
                      f"{fmt(e.get('insane_vs_hard'))} | {fmt(e.get('neural_vs_insane'))} | "
-                     f"{ms.get('neural', float('nan')):.3f} | {ms.get('insane', float('nan')):.3f} |")
+                     f"{ms.get('neural') or float('nan'):.3f} | {ms.get('insane') or float('nan'):.3f} |")
     (args.out / "train-summary.md").write_text("\n".join(lines) + "\n")
     return 0
 

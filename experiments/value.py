@@ -9,30 +9,29 @@ else the mean of ``--rollouts`` rollouts with insane's rollout policy in
 that preset (:func:`dominoai.learn.value.generate`). A value network is
 trained on it (:func:`dominoai.learn.value.train_value`, 10% of the hands
 held out) and saved as the shipped model ``PRESET-value``
-(``dominoai/learn/models/``), with its log (parquet) and learning curve
-(PNG) under ``--out``.
+(``dominoai/learn/models/``), with its dataset, log (parquet) and learning
+curve (PNG) under ``--out/PRESET``. Each preset is one
+:func:`dominoai.learn.value.value_run`, the run of ``dominoai train --kind
+value``; the model's header records that command.
 
 Usage::
 
     python experiments/value.py    # the shipped models: 10,000 deals, (64, 32), 20 epochs
-    python experiments/value.py --presets draw --deals 10 --epochs 2 --out /tmp/v --no-ship   # a smoke run
+    python experiments/value.py --presets draw --deals 10 --epochs 2 --out results/value-smoke --no-ship   # a smoke run
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 from dominoai.learn.model import MODELS_DIR
-from dominoai.learn.value import generate, train_value, write_log
-
-#: insane's rollout policy per preset (its defaults): the rollouts' policy of the targets
-POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "random"}
+from dominoai.learn.value import ROLLOUT_POLICY, load_dataset, value_run
 
 
 def main(argv=None) -> int:
@@ -45,41 +44,30 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="results/value")
-    ap.add_argument("--resume", action="store_true", help="go on from the checkpoints in --out")
+    ap.add_argument("--resume", action="store_true", help="go on from the runs in --out")
     ap.add_argument("--no-ship", action="store_true", help="save the models under --out only")
     a = ap.parse_args(argv)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     hidden = tuple(int(h) for h in a.hidden.split(","))
     for preset in a.presets:
-        data_file = out / f"{preset}-data.npz"
-        t0 = time.perf_counter()
-        if a.resume and data_file.exists():
-            with np.load(data_file) as z:
-                data = {k: z[k] for k in z.files}
-        else:
-            data = generate(preset, a.deals, teacher="hard", jobs=a.jobs, seed=a.seed,
-                            rollouts=a.rollouts, rollout_policy=POLICY.get(preset, "random"))
-            np.savez_compressed(data_file, **data)
-        t_data = time.perf_counter() - t0
-        # the command as a model records it: without --out (a path of the machine)
-        args = [f"--presets {preset}", f"--deals {a.deals}", f"--rollouts {a.rollouts}",
-                f"--epochs {a.epochs}", f"--hidden {a.hidden}", f"--seed {a.seed}"]
-        cmd = " ".join(["python", "experiments/value.py", *args])
-        res = train_value(data, preset, hidden=hidden, epochs=a.epochs, seed=a.seed,
-                          checkpoint_dir=out / preset, resume=a.resume, progress=True,
-                          training_command=cmd, name=f"{preset}-value")
-        write_log(res.log, out, f"{preset}-value")
-        dest = (out if a.no_ship else MODELS_DIR) / f"{preset}-value.npz"
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        res.model.save(dest)
+        run = out / preset
+        # the run records its `dominoai train --kind value` command in the model's header
+        res = value_run(run, preset, a.deals, teacher="hard", rollouts=a.rollouts,
+                        rollout_policy=ROLLOUT_POLICY.get(preset, "random"), epochs=a.epochs, hidden=hidden,
+                        seed=a.seed, jobs=a.jobs, resume=a.resume, progress=True, name=f"{preset}-value")
+        data, meta = load_dataset(run / "data.npz")
+        dest = run / "model.npz"
+        if not a.no_ship:
+            MODELS_DIR.mkdir(exist_ok=True)
+            dest = Path(shutil.copyfile(run / "model.npz", MODELS_DIR / f"{preset}-value.npz"))
         last = res.log[-1]
         summary = {"preset": preset, "deals": a.deals, "worlds": int(len(data["target"])),
                    "solved_share": float(np.mean(data["solved"])),
                    "target_var": float(np.var(data["target"])), "train_mse": last["train_mse"],
-                   "held_mse": last["held_mse"], "data_seconds": round(t_data, 1),
+                   "held_mse": last["held_mse"], "data_seconds": meta.get("generation_seconds"),
                    "train_seconds": round(last["seconds"], 1), "model": res.model.ident,
-                   "bytes": dest.stat().st_size}
+                   "command": res.model.header["training_command"], "bytes": dest.stat().st_size}
         print(json.dumps(summary))
         with open(out / "summary.jsonl", "a") as f:
             f.write(json.dumps(summary) + "\n")

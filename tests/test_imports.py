@@ -308,6 +308,8 @@ LAZY_IMPORTERS = {
     "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
     "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
                           "matplotlib when its log and curve are written",
+    "dominoai.learn.model": "the action-feature kernels (the hard bot) for a model with the block only",
+    "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
     "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 

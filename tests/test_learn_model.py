@@ -237,3 +237,22 @@ def test_training_loss_falls_and_resumes(tmp_path):
     np.testing.assert_allclose(again.model.forward(x), full.model.forward(x), rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="other settings"):
         train_policy(d, "block", epochs=4, checkpoint_dir=tmp_path, resume=True, **{**kw, "batch": 64})
+
+
+def test_generation_resumes_from_its_parts(tmp_path):
+    from dominoai.learn.imitation import generate, load_dataset, save_dataset
+    full = generate("block", 2, teacher="easy", chunk=1, parts_dir=tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-0000000.npz", "part-0000001.npz"]
+    # a part on disk is read, not played again: mark its rows and they come back marked
+    d, meta = load_dataset(tmp_path / "part-0000001.npz")
+    assert (meta["seed"], meta["deals"], meta["teacher"]) == (1, 1, "easy")
+    n1 = len(d["action"])
+    save_dataset(tmp_path / "part-0000001.npz", {**d, "margin": d["margin"] + 100},
+                 **{k: meta[k] for k in ("preset", "teacher", "seed", "deals")})
+    again = generate("block", 2, teacher="easy", chunk=1, parts_dir=tmp_path)
+    np.testing.assert_array_equal(again["margin"][-n1:], full["margin"][-n1:] + 100)
+    np.testing.assert_array_equal(again["margin"][:-n1], full["margin"][:-n1])
+    np.testing.assert_array_equal(again["hand"], full["hand"])
+    # the same rows as a generation without parts
+    plain = generate("block", 2, teacher="easy", chunk=1)
+    np.testing.assert_array_equal(plain["action"], full["action"])

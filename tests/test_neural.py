@@ -126,8 +126,9 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     args = ["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--epochs", "2",
             "--hidden", "16", "--batch", "16", "--out", str(out), "--no-progress"]
     assert main(args) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data.npz", "log.parquet",
-                                                      "model.npz"]
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data-parts", "data.npz",
+                                                      "log.parquet", "model.npz"]
+    assert [p.name for p in (out / "data-parts").iterdir()] == ["part-0000000.npz"]    # 3 deals: one chunk
     m = load_model(out / "model.npz", preset="block", kind="policy")
     assert m.layers == (153, 16, 113) and m.header["teacher"] == "medium"
     assert m.header["training_command"].startswith("dominoai train --variant block --kind policy --deals 3 ")
@@ -142,3 +143,46 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     assert load_model(out / "model.npz").sha256 == m.sha256
     assert main([*args[:-3], "--deals", "4", "--out", str(out), "--resume", "--no-progress"]) == 2
     assert "other settings (deals 3)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--variant", "draw", "--kind", "value", "--action-features"], "--action-features is an option of --kind policy, not of --kind value"),
+    (["--variant", "draw", "--kind", "value", "--keep-best"], "--keep-best is an option of --kind policy, not of --kind value"),
+    (["--variant", "draw", "--kind", "value", "--rollouts", "0"], "--rollouts: must be at least 1"),
+    (["--variant", "draw", "--kind", "value", "--rollout-policy", "insane"], "invalid choice: 'insane'"),
+    (["--variant", "draw", "--kind", "value", "--hidden", "8,x"], "--hidden must be positive integers"),
+    (["--variant", "draw", "--kind", "critic"], "invalid choice: 'critic'"),
+    (["--variant", "block", "--weight-decay", "-0.1"], "--weight-decay must be 0 or a positive number"),
+])
+def test_train_kinds_refuse_bad_input(tmp_path, capsys, args, words):
+    out = tmp_path / "run"
+    assert main(["train", *args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.strip().count("\n") == 0
+    assert not out.exists()
+
+
+def test_train_a_value_network_on_tiny_data(tmp_path, capsys):
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    import pandas as pd
+
+    from dominoai.learn.value import load_value_model
+    out = tmp_path / "value"
+    args = ["train", "--variant", "draw", "--kind", "value", "--deals", "2", "--rollouts", "2", "--epochs", "2",
+            "--hidden", "8", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["curve.png", "data.npz", "log.parquet", "model.npz",
+                                                      "value-checkpoint.npz"]
+    m = load_value_model(out / "model.npz", preset="draw")
+    assert m.header["training_command"] == (
+        "dominoai train --variant draw --kind value --deals 2 --teacher hard --rollouts 2 --rollout-policy random "
+        "--exact 12 --max-nodes 20000 --epochs 2 --hidden 8 --batch 256 --learning-rate 0.001 --held-out 0.1 "
+        "--seed 0")
+    assert m.header["data"]["deals"] == 2 and m.header["data"]["hands"] == 4 and m.header["data"]["rows"] > 20
+    log = pd.read_parquet(out / "log.parquet")
+    assert log["epoch"].tolist() == [1, 2] and {"train_mse", "held_mse"} <= set(log.columns)
+    assert f"({m.ident})" in capsys.readouterr().out
+    assert main([*args, "--resume"]) == 0                      # nothing left to train: the same model
+    assert load_value_model(out / "model.npz").sha256 == m.sha256
+    assert main([*args[:-3], "--rollouts", "3", "--out", str(out), "--resume", "--no-progress"]) == 2
+    assert "other settings (rollouts 2)" in capsys.readouterr().err

@@ -7,7 +7,12 @@ left out, and the bot plays the legal id with the highest logit
 (``temperature=0``), or samples one with probabilities
 ``softmax(logit / temperature)`` from its seeded generator. Encoding, the
 forward pass and the choice run in one numba kernel
-(:func:`dominoai.learn.forward.policy_pick`); no JAX at play time.
+(:func:`dominoai.learn.forward.policy_pick`); no JAX at play time. A model
+with the action-feature block (:mod:`dominoai.learn.features`) also lays
+each legal tile on the seat's view of the line to read its features
+(``hard``'s: points made, pips shed, the next seat's best reply, ...) and
+adds their learned weighting to the logits, in one kernel too
+(:func:`dominoai.learn.features.policy_pick_features`).
 
 ``model``: a shipped model's name (``block-policy``; ``dominoai bots``
 lists them) or a ``.npz`` file; empty (the default): the shipped policy of
@@ -101,9 +106,15 @@ class NeuralBot(BaseBot):
         name = self.model or default_model_name(rules.preset, "policy")
         m = _load(name, rules.preset)
         self._model = m
-        self._packed = m.packed()
+        self._packed = m.packed(block=True)
         w = max(m.layers[1:])
         self._h = (np.empty(w, np.float32), np.empty(w, np.float32))
+        if m.has_action_features:
+            from ..engine.layout import MAX_MOVES
+            from ..learn.features import N_ACTION_FEATURES, FeatureScratch
+            self._fx = (m.action[0], m.action[1], rules.vector(), rules.players)
+            self._fs = (np.empty(len(m.action[1]), np.float32), self._logits,
+                        np.zeros((MAX_MOVES, N_ACTION_FEATURES), np.float32), *FeatureScratch().args())
         self._for = rules.preset
 
     @property
@@ -120,8 +131,15 @@ class NeuralBot(BaseBot):
         if n == 0:
             raise ValueError(f"seat {observation.seat} has no move to make")
         scale, weights, shapes = self._packed
-        best = policy_pick(observation.array, codes, n, scale, weights, shapes, self._x,
-                           self._h[0], self._h[1], self._logits)
+        if self._model.has_action_features:
+            from ..learn.features import policy_pick_features
+            fw, fb, rv, players = self._fx
+            wv, logits, fe, st, feats, vals, wi, wf = self._fs
+            best = policy_pick_features(observation.array, codes, n, scale, weights, shapes, fw, fb, rv, players,
+                                        self._x, self._h[0], self._h[1], wv, logits, fe, st, feats, vals, wi, wf)
+        else:
+            best = policy_pick(observation.array, codes, n, scale, weights, shapes, self._x,
+                               self._h[0], self._h[1], self._logits)
         if self.temperature <= 0 or n == 1:
             return Move.from_code(int(best))
         z = self._logits[codes].astype(np.float64) / self.temperature

@@ -12,11 +12,14 @@ trained to predict them (training needs the ``[learn]`` extra: jax, optax).
    one ``.npz``.
 2. :func:`train_policy` fits a policy :class:`~dominoai.learn.model.Model`
    by cross-entropy over the legal ids (the illegal ones masked out), in
-   shuffled minibatches with Adam, on all but a held-out share of the
-   hands; after each epoch it logs the loss and the accuracy (the share of
-   decisions where the model's top legal id is the teacher's) on both
+   the loop of :func:`dominoai.learn.training.fit`: shuffled minibatches
+   with Adam (AdamW with ``weight_decay``), on all but a held-out share of
+   the hands; after each epoch it logs the loss and the accuracy (the share
+   of decisions where the model's top legal id is the teacher's) on both
    parts, and saves a checkpoint (weights, optimizer state, log) from
-   which ``resume=True`` goes on.
+   which ``resume=True`` goes on. With ``action_features`` the model adds
+   the action-feature block (:mod:`dominoai.learn.features`: what each
+   legal move scores, sheds, leaves to the next seat, ...) to its logits.
 
 The rows of one hand stay on the same side of the split, so the held-out
 figures measure hands the model never saw.
@@ -30,10 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
-from ..errors import InputError, check_int, check_number
+from ..errors import InputError, check_int
+from .training import split_hands
 
 __all__ = ["DATA_FIELDS", "decisions", "generate", "save_dataset", "load_dataset", "split_hands",
-           "train_policy", "TrainResult", "write_curve", "train_run"]
+           "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
@@ -124,12 +128,19 @@ def _stack(cols: dict) -> dict:
 
 
 def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, seed: int = 0,
-             backend: str | None = None, progress: bool = False, chunk: int = 500) -> dict:
+             backend: str | None = None, progress: bool = False, chunk: int = 500, parts_dir=None) -> dict:
     """The decisions of ``teacher`` playing itself on ``deals`` duplicate
     deals of ``preset`` (each deal in every rotation of the seats), played by
     the tournament (``jobs`` processes on ``backend``) ``chunk`` deals at a
     time, replayed by :func:`decisions`. The same arguments give the same
     rows for any ``jobs`` and backend.
+
+    ``parts_dir``: each chunk's rows are also saved there as
+    ``part-START.npz`` (:func:`save_dataset`, START its first deal, with
+    its ``generation_seconds``), and a
+    chunk whose part is there (made with the same preset, teacher, seed and
+    size) is read instead of played: an interrupted generation goes on
+    where it stopped.
 
     :raises InputError: a bad count, as :func:`~dominoai.tournament.run.play_records`.
     :raises ValueError: an unknown preset, bot or backend.
@@ -145,8 +156,23 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
         bar = tqdm(total=deals, desc=f"{teacher} on {preset}", unit="deal")
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
-        recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend)
-        d = decisions(recs)
+        want = {"preset": preset, "teacher": teacher, "seed": seed + start, "deals": n}
+        part = Path(parts_dir) / f"part-{start:07d}.npz" if parts_dir is not None else None
+        d = None
+        if part is not None and part.exists():
+            try:
+                d, meta = load_dataset(part)
+            except ValueError:
+                d = None
+            if d is not None and any(meta.get(k) != v for k, v in want.items()):
+                d = None
+        if d is None:
+            t0 = time.perf_counter()
+            recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend)
+            d = decisions(recs)
+            if part is not None:
+                part.parent.mkdir(parents=True, exist_ok=True)
+                save_dataset(part, d, generation_seconds=round(time.perf_counter() - t0, 1), **want)
         d["hand"] = d["hand"] + n_hands
         n_hands = int(d["hand"].max()) + 1 if len(d["hand"]) else n_hands
         parts.append(d)
@@ -192,65 +218,30 @@ def load_dataset(path) -> tuple[dict, dict]:
     return data, meta
 
 
-def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices ``(train, held_out)`` (``int64``): a ``held_out`` share of
-    the hands (at least one when there are two or more), drawn with ``seed``,
-    goes to the second part with all its rows."""
-    hands = np.unique(hand)
-    rng = np.random.default_rng(seed)
-    k = int(round(held_out * len(hands)))
-    if held_out > 0 and len(hands) >= 2:
-        k = min(max(k, 1), len(hands) - 1)
-    test = np.zeros(int(hand.max()) + 1 if len(hand) else 0, bool)
-    test[rng.choice(hands, size=k, replace=False)] = True
-    is_test = test[hand]
-    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
-
-
 class TrainResult:
     """What :func:`train_policy` returns: ``model`` (the trained
     :class:`~dominoai.learn.model.Model`), ``log`` (a list of dicts, one per
     epoch: ``epoch``, ``train_loss``, ``train_accuracy``, ``held_loss``,
-    ``held_accuracy``, ``seconds`` (the training's total so far)) and
-    ``seconds`` (the time of this call)."""
+    ``held_accuracy``, ``seconds`` (the training's total so far)),
+    ``seconds`` (the time of this call) and ``best_epoch`` (the epoch the
+    model's weights come from: the last, or with ``keep_best`` the one of
+    the lowest held-out loss)."""
 
-    def __init__(self, model, log, seconds):
+    def __init__(self, model, log, seconds, best_epoch=None):
         self.model, self.log, self.seconds = model, log, seconds
+        self.best_epoch = len(log) if best_epoch is None else best_epoch
 
 
 _CKPT = "checkpoint.npz"
 
 
-def _save_checkpoint(path: Path, params, opt_state, log, settings) -> None:
-    import jax
-    from .._files import atomic_write
-    path.parent.mkdir(parents=True, exist_ok=True)
-    leaves = jax.tree_util.tree_leaves((params, opt_state))
-    arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
-
-    def write(tmp):
-        with open(tmp, "wb") as f:
-            np.savez(f, state=np.array(json.dumps({"log": log, "settings": settings})), **arrays)
-    atomic_write(path, write)
-
-
-def _load_checkpoint(path: Path, params, opt_state):
-    import jax
-    with np.load(path, allow_pickle=False) as z:
-        state = json.loads(str(z["state"][()]))
-        leaves = [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]
-    treedef = jax.tree_util.tree_structure((params, opt_state))
-    if treedef.num_leaves != len(leaves):
-        raise ValueError(f"{path.name} does not fit this network (its layers differ)")
-    params, opt_state = jax.tree_util.tree_unflatten(treedef, [jax.numpy.asarray(x) for x in leaves])
-    return params, opt_state, state["log"], state["settings"]
-
-
 def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, batch: int = 512,
                  learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                  checkpoint_dir=None, resume: bool = False, progress: bool = False,
+                 action_features: bool = False, weight_decay: float = 0.0, keep_best: bool = False,
                  **header) -> TrainResult:
-    """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``.
+    """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``, by
+    :func:`dominoai.learn.training.fit`.
 
     :param epochs: passes over the training rows (in all: a resumed run
         trains the epochs its checkpoint lacks).
@@ -263,161 +254,137 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     :param resume: go on from ``checkpoint_dir``'s checkpoint (which must
         have the same settings); without one, start afresh.
     :param progress: a tqdm bar of minibatches per epoch.
+    :param action_features: add the action-feature block
+        (:mod:`dominoai.learn.features`, computed for every row first); its
+        bias starts at ``hard``'s weights (0 for ``own_next``), so the
+        untrained block values moves as ``hard`` does.
+    :param weight_decay: AdamW's decay (0: plain Adam).
+    :param keep_best: keep the weights of the epoch with the lowest
+        held-out loss (early stopping).
     :param header: model header fields (``training_command``, ``data``, ``name``).
     :raises InputError: a bad number or an empty dataset.
     :raises ValueError: a checkpoint of other settings.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
     try:
-        import jax
         import jax.numpy as jnp
-        import optax
+        import optax  # noqa: F401
     except ImportError as e:  # pragma: no cover - depends on the extra
         raise ImportError("training needs jax and optax: pip install 'dominoai[learn]'") from e
     from . import jaxnet
     from .model import Model, new_model
+    from .training import check_settings, fit
 
-    epochs = check_int("epochs", epochs, 1)
-    batch = check_int("batch", batch, 1)
-    learning_rate = check_number("learning_rate", learning_rate, positive=True)
-    held_out = check_number("held_out", held_out)
-    if not 0.0 <= held_out <= 0.9:
-        raise InputError("held_out", held_out, f"$held_out must be between 0 and 0.9 (got {held_out!r})")
+    epochs, batch, learning_rate, held_out, weight_decay = check_settings(
+        epochs, batch, learning_rate, held_out, weight_decay)
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
     settings = {"preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
                 "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["action"]))}
-    t_call = time.perf_counter()
     model0 = new_model("policy", preset, hidden=hidden, seed=seed)
     params = jaxnet.params_of(model0)
     scale = jnp.asarray(model0.scale)
-    opt = optax.adam(learning_rate)
-    opt_state = opt.init(params)
-    log: list = []
-    ckpt = Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None
-    if resume and ckpt is not None and ckpt.exists():
-        params, opt_state, log, old = _load_checkpoint(ckpt, params, opt_state)
-        if old != settings:
-            diff = sorted(k for k in settings if old.get(k) != settings[k])
-            raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} was trained with other "
-                             f"settings ({', '.join(diff)}); train afresh without --resume")
+    arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
+              "a": jnp.asarray(data["action"].astype(np.int32))}
+    if action_features:
+        from .features import (ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES, START_WEIGHTS,
+                               dataset_features)
+        if not hidden:
+            raise InputError("hidden", hidden, "the action-feature block needs a hidden layer")
+        settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]
+        ids, fe = dataset_features(data["obs"], data["mask"], preset)
+        arrays.update(ids=jnp.asarray(ids.astype(np.int32)), fe=jnp.asarray(fe))
+        params = {"net": params, "action": {
+            "fw": jnp.zeros((int(hidden[-1]), N_ACTION_FEATURES), jnp.float32),
+            "fb": jnp.asarray(START_WEIGHTS, jnp.float32)}}
 
-    tr, te = split_hands(data["hand"], held_out, seed)
-    X = jnp.asarray(data["obs"])
-    M = jnp.asarray(data["mask"])
-    A = jnp.asarray(data["action"].astype(np.int32))
+        def logits_of(p, d, idx):
+            return jaxnet.apply_features(p["net"], p["action"], scale, d["x"][idx], d["ids"][idx], d["fe"][idx])
+    else:
+        def logits_of(p, d, idx):
+            return jaxnet.apply(p, scale, d["x"][idx])
 
-    def loss_acc(p, x, m, a):
-        lp = jaxnet.masked_log_softmax(jaxnet.apply(p, scale, x), m)
-        nll = -jnp.take_along_axis(lp, a[:, None], axis=1)[:, 0]
-        acc = (jnp.argmax(lp, axis=1) == a)
-        return nll, acc
+    def nll_acc(p, d, idx):
+        lp = jaxnet.masked_log_softmax(logits_of(p, d, idx), d["m"][idx])
+        nll = -jnp.take_along_axis(lp, d["a"][idx][:, None], axis=1)[:, 0]
+        return nll, jnp.argmax(lp, axis=1) == d["a"][idx]
 
-    @jax.jit
-    def step(p, s, X, M, A, idx):
-        def f(q):
-            nll, acc = loss_acc(q, X[idx], M[idx], A[idx])
-            return nll.mean(), acc.mean()
-        (lv, av), g = jax.value_and_grad(f, has_aux=True)(p)
-        upd, s = opt.update(g, s, p)
-        return optax.apply_updates(p, upd), s, lv, av
+    def loss(p, d, idx):
+        return nll_acc(p, d, idx)[0].mean()
 
-    @jax.jit
-    def evaluate(p, X, M, A, idx):
-        nll, acc = loss_acc(p, X[idx], M[idx], A[idx])
+    def sums(p, d, idx):
+        nll, acc = nll_acc(p, d, idx)
         return nll.sum(), acc.sum()
 
-    def measure(p, rows):
-        if len(rows) == 0:
-            return float("nan"), float("nan")
-        ls = ac = 0.0
-        for i in range(0, len(rows), 8192):
-            idx = jnp.asarray(rows[i:i + 8192])
-            l_, a_ = evaluate(p, X, M, A, idx)
-            ls += float(l_)
-            ac += float(a_)
-        return ls / len(rows), ac / len(rows)
-
-    spent = log[-1]["seconds"] if log else 0.0
-    t0 = time.perf_counter()
-    for ep in range(len(log), epochs):
-        rng = np.random.default_rng([seed, ep])
-        order = tr[rng.permutation(len(tr))]
-        steps = range(0, len(order), batch)
-        if progress:
-            from tqdm.auto import tqdm
-            steps = tqdm(steps, desc=f"epoch {ep + 1}/{epochs}", unit="batch", leave=False)
-        for i in steps:
-            params, opt_state, _, _ = step(params, opt_state, X, M, A, jnp.asarray(order[i:i + batch]))
-        tl, ta = measure(params, tr)
-        hl, ha = measure(params, te)
-        log.append({"epoch": ep + 1, "train_loss": tl, "train_accuracy": ta, "held_loss": hl,
-                    "held_accuracy": ha, "seconds": spent + time.perf_counter() - t0})
-        if progress:
-            from tqdm.auto import tqdm
-            tqdm.write(f"epoch {ep + 1}: loss {tl:.3f} / held {hl:.3f}, accuracy {ta:.3f} / held {ha:.3f}")
-        if ckpt is not None:
-            _save_checkpoint(ckpt, params, opt_state, log, settings)
-    head = {"data": {"rows": len(data["action"]), "train_rows": int(len(tr)), "held_rows": int(len(te))},
-            **header}
-    model = Model.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in params], "policy", preset,
-                              scale=model0.scale, **head)
-    return TrainResult(model, log, time.perf_counter() - t_call)
+    res = fit(params, loss, sums, ("loss", "accuracy"), arrays, data["hand"], epochs=epochs, batch=batch,
+              learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
+              weight_decay=weight_decay, keep_best=keep_best,
+              checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
+              resume=resume, progress="batches" if progress else None)
+    head = {"data": {"rows": len(data["action"]), "train_rows": int(len(res.train_rows)),
+                     "held_rows": int(len(res.held_rows))}, **header}
+    net = res.params["net"] if action_features else res.params
+    action = ({k: np.asarray(v) for k, v in res.params["action"].items()} if action_features else None)
+    model = Model.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in net], "policy", preset,
+                              scale=model0.scale, action=action, **head)
+    return TrainResult(model, res.log, res.seconds, res.best_epoch)
 
 
 # ------------------------------------------------------------------ one training run in a folder
-def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed) -> str:
+def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
+                       action_features=False, weight_decay=0.0, keep_best=False) -> str:
     """The ``dominoai train`` command that trains this model again (the
     settings that change the result; ``--out`` and ``--jobs`` do not)."""
+    extra = (" --action-features" if action_features else "") + (
+        f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "")
     return (f"dominoai train --variant {preset} --kind policy --deals {deals} --teacher {teacher} "
             f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
-            f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}")
+            f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}{extra}")
+
+
+#: the panels of a policy's learning curve: (log metric, axis label)
+CURVE_PANELS = (("loss", "cross-entropy (nats)"), ("accuracy", "top-1 agreement with the teacher"))
 
 
 def write_curve(log: list, path, title: str = "") -> Path:
     """The learning curve of a training log (:class:`TrainResult`'s ``log``)
     as a figure: loss and accuracy per epoch, training rows and held-out
-    hands. Written whole or not at all.
+    hands (:func:`dominoai.learn.training.write_curve`). Written whole or
+    not at all.
 
     :raises OSError: the folder cannot be written.
     """
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .training import write_curve as _write
+    return _write(log, path, CURVE_PANELS, title)
 
-    from .._files import atomic_write
-    ep = [e["epoch"] for e in log]
-    fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.4))
-    a.plot(ep, [e["train_loss"] for e in log], "o-", label="training rows")
-    a.plot(ep, [e["held_loss"] for e in log], "s--", label="held-out hands")
-    a.set_xlabel("epoch")
-    a.set_ylabel("cross-entropy (nats)")
-    a.legend()
-    b.plot(ep, [e["train_accuracy"] for e in log], "o-", label="training rows")
-    b.plot(ep, [e["held_accuracy"] for e in log], "s--", label="held-out hands")
-    b.set_xlabel("epoch")
-    b.set_ylabel("top-1 agreement with the teacher")
-    b.legend()
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    path = Path(path)
-    atomic_write(path, lambda p: fig.savefig(p, format=path.suffix.lstrip(".") or "png", dpi=110))
-    plt.close(fig)
-    return path
+
+def _parts_seconds(parts: Path) -> float:
+    """The wall-clock seconds the parts in ``parts`` took to generate, summed."""
+    total = 0.0
+    for p in sorted(parts.glob("part-*.npz")) if parts.is_dir() else []:
+        try:
+            total += float(load_dataset(p)[1].get("generation_seconds") or 0.0)
+        except ValueError:
+            pass
+    return total
 
 
 def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "insane", hidden=(128, 128),
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
-              name: str | None = None) -> TrainResult:
+              name: str | None = None, action_features: bool = False, weight_decay: float = 0.0,
+              keep_best: bool = False) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
-    the deals differ from a tournament's of seed 0..9999), the checkpoint
+    the deals differ from a tournament's of seed 0..9999; its chunks stay
+    in ``data-parts/``, from which a run of more deals in another folder
+    can start), the checkpoint
     (``checkpoint.npz``, after every epoch), then ``model.npz`` (the model,
     named ``name``, default ``PRESET-policy``), ``log.parquet`` (one row per
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
+    ``action_features``, ``weight_decay`` and ``keep_best`` are
+    :func:`train_policy`'s.
 
     ``resume``: reuse ``data.npz`` when it was made with the same preset,
     teacher, deals and seed, and go on from the checkpoint. Without it, a
@@ -427,9 +394,7 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     :raises ValueError: an unknown preset or teacher, or a folder in use
         (one line each).
     """
-    import pandas as pd
-
-    from .._files import atomic_write
+    from .training import write_log
     out = Path(out)
     deals = check_int("deals", deals, 1)
     hidden = tuple(check_int("hidden", h, 1) for h in hidden)
@@ -446,21 +411,24 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
             raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
     out.mkdir(parents=True, exist_ok=True)
     if data is None:
-        t0 = time.perf_counter()
+        parts = out / "data-parts"
         data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed + 10_000, backend=backend,
-                        progress=progress)
-        save_dataset(data_path, data, generation_seconds=round(time.perf_counter() - t0, 1), **want)
+                        progress=progress, parts_dir=parts)
+        save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), **want)
         _, meta = load_dataset(data_path)
-    command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed)
+    command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
+                                 action_features, weight_decay, keep_best)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                        held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
+                       action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
                        training_command=command, teacher=teacher, name=name or f"{preset}-policy")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})
+    if keep_best:
+        res.model.header["data"]["epoch"] = res.best_epoch
     res.model.save(out / "model.npz")
-    df = pd.DataFrame(res.log)
-    atomic_write(out / "log.parquet", lambda p: df.to_parquet(p, index=False))
+    write_log(res.log, out / "log.parquet")
     write_curve(res.log, out / "curve.png",
                 f"{preset}: imitating {teacher} ({meta['rows']} decisions of {meta['hands']} hands)")
     return res

@@ -9,13 +9,20 @@ linear head, ``N_ACTIONS`` = 113 logits for a **policy** or 1 output for a
 - ``header``: a JSON text (below);
 - ``scale``: ``float32``, ``(OBS_SIZE,)``;
 - ``w0, b0, w1, b1, ...``: each layer's weights ``float32``,
-  ``(fan_in, fan_out)``, and bias ``(fan_out,)``.
+  ``(fan_in, fan_out)``, and bias ``(fan_out,)``;
+- a policy with the **action-feature block** (:mod:`dominoai.learn.features`)
+  also ``fw`` (``float32``, ``(last hidden size, N_ACTION_FEATURES)``) and
+  ``fb`` (``(N_ACTION_FEATURES,)``): each legal action's logit gets
+  ``sum_f (fb[f] + (h @ fw)[f]) * feature[action, f]`` added, ``h`` the
+  last hidden layer's activations (so the weights of the features depend
+  on the position).
 
 The header's fields:
 
 =====================  ======================================================
 ``format``             ``"dominoai-mlp"``
-``format_version``     1
+``format_version``     1, or 2 for a policy with the action-feature block
+                       (an older dominoai refuses it rather than ignore it)
 ``name``               the model's name (a shipped model's is its file's stem)
 ``kind``               ``"policy"`` or ``"value"``
 ``encoding_version``   :data:`~dominoai.engine.encode.ENCODING_VERSION` it was
@@ -26,6 +33,10 @@ The header's fields:
 ``data``               the data sizes (``{"deals": .., "decisions": ..}``)
 ``code_hash``          :func:`code_hash` of the sources that trained it
 ``created``            the UTC date and time, ISO 8601
+``action_features``    with the block only: the feature names, in order
+                       (:data:`~dominoai.learn.features.ACTION_FEATURES`)
+``action_features_version``  with the block only:
+                       :data:`~dominoai.learn.features.ACTION_FEATURES_VERSION`
 =====================  ======================================================
 
 The model's own content hash (:attr:`Model.sha256`, of the scale, weights
@@ -35,7 +46,8 @@ model by ``name`` and hash (:attr:`Model.ident`), never by a path.
 :func:`load_model` finds a shipped model by name (the files of
 ``dominoai/learn/models/``, :func:`shipped_models`) or reads a file, and
 refuses with one line (:class:`ModelError`) a file that is not a model, or
-whose encoding version, kind or preset does not match. The forward pass runs
+whose encoding version, kind or preset does not match, or whose
+action-feature block is not this dominoai's. The forward pass runs
 in the numba kernels of :mod:`dominoai.learn.forward` (no JAX at play
 time); :mod:`dominoai.learn.jaxnet` defines the same network in JAX for
 training.
@@ -62,7 +74,9 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Mod
            "new_model", "load_model", "read_model_file", "shipped_models", "default_model_name", "code_hash"]
 
 FORMAT = "dominoai-mlp"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: the format version of a model without the action-feature block
+PLAIN_FORMAT_VERSION = 1
 #: what a model's head outputs: ``policy`` (``N_ACTIONS`` logits) or ``value`` (1 number)
 KINDS = ("policy", "value")
 #: the folder of the shipped models (package data), ``NAME.npz`` each
@@ -94,13 +108,15 @@ class Model:
 
     ``params``: one ``(w, b)`` pair per layer (``float32``, ``(fan_in,
     fan_out)`` and ``(fan_out,)``); ``scale``: ``float32``, ``(OBS_SIZE,)``;
-    ``header``: the JSON header as a dict (see the module). Build one with
+    ``header``: the JSON header as a dict (see the module); ``action``:
+    ``(fw, fb)`` of the action-feature block (``float32``), or None. Build one with
     :func:`new_model`, :meth:`from_params` or :func:`load_model`.
     """
 
     params: list
     scale: np.ndarray
     header: dict
+    action: tuple | None = None
     _packed: tuple | None = field(default=None, repr=False)
     _sha: str | None = field(default=None, repr=False)
 
@@ -130,7 +146,8 @@ class Model:
         """The content hash (64 hex digits): sha256 of the scale, then each
         layer's ``fan_in, fan_out`` (``int64``), weights and bias
         (``float32``, little-endian, C order). Equal weights give equal
-        hashes whatever the header says."""
+        hashes whatever the header says. With the action-feature block,
+        ``fw``'s shape, ``fw`` and ``fb`` follow, in the same way."""
         if self._sha is None:
             h = hashlib.sha256()
             h.update(np.ascontiguousarray(self.scale, "<f4").tobytes())
@@ -138,6 +155,12 @@ class Model:
                 h.update(np.asarray(w.shape, "<i8").tobytes())
                 h.update(np.ascontiguousarray(w, "<f4").tobytes())
                 h.update(np.ascontiguousarray(b, "<f4").tobytes())
+            if self.action is not None:
+                fw, fb = self.action
+                h.update(b"action")
+                h.update(np.asarray(fw.shape, "<i8").tobytes())
+                h.update(np.ascontiguousarray(fw, "<f4").tobytes())
+                h.update(np.ascontiguousarray(fb, "<f4").tobytes())
             self._sha = h.hexdigest()
         return self._sha
 
@@ -147,12 +170,18 @@ class Model:
         first 12 hex digits of :attr:`sha256`)."""
         return f"{self.name}@{self.sha256[:12]}"
 
+    @property
+    def has_action_features(self) -> bool:
+        """True for a policy with the action-feature block."""
+        return self.action is not None
+
     @classmethod
-    def from_params(cls, params, kind: str, preset: str, scale=None, **header) -> "Model":
+    def from_params(cls, params, kind: str, preset: str, scale=None, action=None, **header) -> "Model":
         """A model of ``params`` (a sequence of ``(w, b)`` pairs, or of dicts
         with ``"w"`` and ``"b"``, any array type: JAX's too) for ``kind`` and
         ``preset``; ``header`` adds or overrides header fields
-        (``name``, ``training_command``, ``data``).
+        (``name``, ``training_command``, ``data``). ``action``: ``(fw, fb)``
+        (or ``{"fw", "fb"}``) of the action-feature block, for a policy.
 
         :raises ModelError: an unknown kind or preset, or shapes that do not
             chain from ``OBS_SIZE`` to the kind's output size.
@@ -162,12 +191,20 @@ class Model:
             w, b = (p["w"], p["b"]) if isinstance(p, dict) else p
             pairs.append((np.asarray(w, np.float32).copy(), np.asarray(b, np.float32).copy()))
         layers = [int(pairs[0][0].shape[0])] + [int(w.shape[1]) for w, _ in pairs] if pairs else []
-        head = {"format": FORMAT, "format_version": FORMAT_VERSION, "name": "", "kind": kind,
+        if isinstance(action, dict):
+            action = (action["fw"], action["fb"])
+        if action is not None:
+            action = (np.asarray(action[0], np.float32).copy(), np.asarray(action[1], np.float32).copy())
+        head = {"format": FORMAT, "format_version": PLAIN_FORMAT_VERSION, "name": "", "kind": kind,
                 "encoding_version": ENCODING_VERSION, "preset": preset, "layers": layers,
                 "training_command": "", "data": {}, "code_hash": code_hash(),
                 "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        if action is not None:
+            from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION
+            head.update(format_version=FORMAT_VERSION, action_features=list(ACTION_FEATURES),
+                        action_features_version=ACTION_FEATURES_VERSION)
         head.update(header)
-        m = cls(pairs, input_scale() if scale is None else np.asarray(scale, np.float32).copy(), head)
+        m = cls(pairs, input_scale() if scale is None else np.asarray(scale, np.float32).copy(), head, action)
         m._check_shapes("the new model")
         return m
 
@@ -186,12 +223,31 @@ class Model:
         if not shapes_ok or layers != want:
             raise ModelError(f"{where}: its layers {layers} do not fit a {h['kind']} over the "
                              f"observation vector ({OBS_SIZE} inputs, {_out_size(h['kind'])} outputs)")
+        if self.action is not None:
+            fw, fb = self.action
+            nf = len(h.get("action_features") or [])
+            if h["kind"] != "policy" or len(layers) < 3:
+                raise ModelError(f"{where}: an action-feature block needs a policy with a hidden layer")
+            if fw.shape != (layers[-2], nf) or fb.shape != (nf,):
+                raise ModelError(f"{where}: its action-feature weights {fw.shape} do not fit its last hidden "
+                                 f"layer ({layers[-2]}) and its {nf} action features")
 
     # ------------------------------------------------------------ the forward pass
-    def packed(self) -> tuple:
+    def packed(self, block: bool = False) -> tuple:
         """The network as :mod:`dominoai.learn.forward` takes it: ``(scale,
         weights, shapes)``, ``float32`` ``(OBS_SIZE,)``, ``float32`` flat and
-        ``int64`` ``(n_layers, 2)`` (built once)."""
+        ``int64`` ``(n_layers, 2)`` (built once).
+
+        :param block: the caller also adds the action-feature block
+            (:func:`dominoai.learn.features.policy_pick_features`, with
+            :attr:`action`).
+        :raises ModelError: the model has the block and ``block`` is False:
+            a forward pass without it would play another policy (e.g.
+            insane's ``rollout_policy=neural``, which does not compute it).
+        """
+        if self.action is not None and not block:
+            raise ModelError(f"model {self.name!r} adds action features to its logits; this forward pass "
+                             "does not compute them (use a policy without the action-feature block)")
         if self._packed is None:
             flat = np.concatenate([np.concatenate([w.ravel(), b]) for w, b in self.params])
             shapes = np.array([w.shape for w, _ in self.params], np.int64)
@@ -199,13 +255,20 @@ class Model:
                             np.ascontiguousarray(flat, np.float32), shapes)
         return self._packed
 
-    def forward(self, x: np.ndarray) -> np.ndarray:
+    def forward(self, x: np.ndarray, ids=None, feats=None) -> np.ndarray:
         """The outputs (``float32``, ``(n, n_out)``, or ``(n_out,)`` for one
         input) of observation vectors ``x`` (``(n, OBS_SIZE)`` or
         ``(OBS_SIZE,)``): logits of a policy (every id, legal or not), the
         value of a value network. Runs the numba kernel.
 
-        :raises ValueError: ``x``'s last axis is not ``OBS_SIZE`` long.
+        A policy with the action-feature block needs each input's actions
+        and their features: ``ids`` (``int``, ``(n, k)``, -1 pads) and
+        ``feats`` (``float32``, ``(n, k, N_ACTION_FEATURES)``), as
+        :func:`~dominoai.learn.features.dataset_features` gives them; only
+        the listed actions get the feature term.
+
+        :raises ValueError: ``x``'s last axis is not ``OBS_SIZE`` long, or
+            the block's actions are missing or of the wrong shape.
         """
         x = np.asarray(x, np.float32)
         one = x.ndim == 1
@@ -213,7 +276,18 @@ class Model:
         if xs.ndim != 2 or xs.shape[1] != OBS_SIZE:
             raise ValueError(f"observation vectors have {OBS_SIZE} entries (got shape {x.shape})")
         out = np.empty((xs.shape[0], self.layers[-1]), np.float32)
-        forward_batch(xs, *self.packed(), out)
+        if self.action is None:
+            forward_batch(xs, *self.packed(), out)
+            return out[0] if one else out
+        if ids is None or feats is None:
+            raise ValueError("this policy adds its actions' features: give ids and feats")
+        ids = np.ascontiguousarray(np.asarray(ids, np.int64).reshape(len(xs), -1))
+        feats = np.ascontiguousarray(np.asarray(feats, np.float32).reshape(ids.shape + (-1,)))
+        fw, fb = self.action
+        if feats.shape[2] < fb.shape[0]:       # the model's features are the first ones
+            raise ValueError(f"feats must have {fb.shape[0]} features per action (got {feats.shape[2]})")
+        from .features import forward_features_batch
+        forward_features_batch(xs, *self.packed(block=True), fw, fb, ids, feats, out)
         return out[0] if one else out
 
     # ------------------------------------------------------------ files
@@ -233,6 +307,8 @@ class Model:
         for i, (w, b) in enumerate(self.params):
             arrays[f"w{i}"] = w
             arrays[f"b{i}"] = b
+        if self.action is not None:
+            arrays["fw"], arrays["fb"] = self.action
 
         def write(tmp: Path) -> None:
             with open(tmp, "wb") as f:
@@ -295,12 +371,13 @@ def _looks_like_path(s: str) -> bool:
     return s.endswith(".npz") or os.sep in s or "/" in s or (os.altsep or "/") in s
 
 
-def read_model_file(name_or_path, kind: str | None = None) -> tuple:
+def read_model_file(name_or_path, kind: str | None = None, action: bool = False) -> tuple:
     """Find a shipped model by name (:func:`shipped_models`) or a model file,
     read it and check its format: ``(path, where, header, scale, params)``
     (``where`` names the model in errors; ``params`` the ``(w, b)`` float32
-    pairs). ``kind`` words the hint for an unknown name: the shipped models
-    of that kind.
+    pairs), and with ``action`` a sixth item: ``(fw, fb)`` of the
+    action-feature block, or None. ``kind`` words the hint for an unknown
+    name: the shipped models of that kind.
 
     :raises ModelError: an unknown name, a file that cannot be read or is
         not a model of this format, a newer format version (one line each).
@@ -327,6 +404,8 @@ def read_model_file(name_or_path, kind: str | None = None) -> tuple:
             n = sum(1 for k in z.files if k.startswith("w"))
             params = [(np.asarray(z[f"w{i}"], np.float32), np.asarray(z[f"b{i}"], np.float32))
                       for i in range(n)]
+            block = ((np.asarray(z["fw"], np.float32), np.asarray(z["fb"], np.float32))
+                     if "fw" in z.files and "fb" in z.files else None)
     except Exception as e:  # noqa: BLE001 - any failure to read is "not a model"
         raise ModelError(f"{where} is not a dominoai model ({type(e).__name__}: "
                          f"{str(e).splitlines()[0] if str(e) else 'unreadable'})") from None
@@ -339,7 +418,9 @@ def read_model_file(name_or_path, kind: str | None = None) -> tuple:
                          f"reads up to {FORMAT_VERSION}")
     if not header.get("name"):
         header["name"] = path.stem
-    return path, where, header, scale, params
+    if (block is not None) != ("action_features" in header):
+        raise ModelError(f"{where} is not a dominoai model (its action-feature block is incomplete)")
+    return (path, where, header, scale, params, block) if action else (path, where, header, scale, params)
 
 
 def load_model(name_or_path, preset: str | None = None, kind: str | None = None) -> Model:
@@ -349,9 +430,10 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
     :param kind: when given, ``"policy"`` or ``"value"``: the model must be one.
     :raises ModelError: an unknown name, a file that cannot be read or is
         not a model of this format, a newer format version, another
-        encoding version, or the wrong kind or preset (one line each).
+        encoding version or action-feature block, or the wrong kind or
+        preset (one line each).
     """
-    _, where, header, scale, params = read_model_file(name_or_path)
+    _, where, header, scale, params, block = read_model_file(name_or_path, action=True)
     if header.get("encoding_version") != ENCODING_VERSION:
         raise ModelError(f"{where} was trained on observation encoding version "
                          f"{header.get('encoding_version')!r}; this dominoai encodes version "
@@ -360,7 +442,15 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
         raise ModelError(f"{where} is a {header.get('kind')} model, not a {kind} model")
     if preset is not None and header.get("preset") != preset:
         raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
-    m = Model(params, scale, header)
+    if block is not None:
+        from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION
+        names = list(header.get("action_features") or [])
+        if (header.get("action_features_version") != ACTION_FEATURES_VERSION
+                or names != list(ACTION_FEATURES)[:len(names)] or not names):
+            raise ModelError(f"{where} adds action features {names} of version "
+                             f"{header.get('action_features_version')!r}; this dominoai computes "
+                             f"{list(ACTION_FEATURES)} of version {ACTION_FEATURES_VERSION}")
+    m = Model(params, scale, header, block)
     m._check_shapes(where)
     return m
 

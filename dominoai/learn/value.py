@@ -16,9 +16,9 @@ rollouts (``value_plies``, :mod:`dominoai.bots.pimc.learned`).
    world), else the mean of ``rollouts`` rollouts with a rollout policy;
    :func:`generate` does both and returns the dataset (:data:`DATA_FIELDS`).
 2. :func:`train_value` fits a :class:`ValueModel` by mean squared error in
-   shuffled minibatches with Adam, on all but a held-out share of the
-   hands (:func:`~dominoai.learn.imitation.split_hands`, the checkpoints
-   of :mod:`~dominoai.learn.imitation`), logs both losses per epoch and saves a checkpoint after each,
+   the loop of :func:`dominoai.learn.training.fit` (shuffled minibatches
+   with Adam, on all but a held-out share of the hands), logs both losses
+   per epoch and saves a checkpoint after each,
    from which ``resume=True`` goes on. :func:`write_log` writes the log as
    parquet and the learning curve as a PNG.
 3. A :class:`~dominoai.learn.value_model.ValueModel` is saved in the model
@@ -26,6 +26,9 @@ rollouts (``value_plies``, :mod:`dominoai.bots.pimc.learned`).
    ``kind`` ``"value"``, ``input`` ``"world"``, ``world_encoding_version``);
    :func:`~dominoai.learn.value_model.load_value_model` reads one by name
    (shipped: ``PRESET-value``) or file.
+4. :func:`value_run` (``dominoai train --kind value``) does all of it in
+   one folder, resumable: the dataset, the checkpoints, the model, its log
+   and learning curve.
 """
 from __future__ import annotations
 
@@ -42,14 +45,14 @@ from ..bots.pimc.solver import plain_line, solve_into, solve_line_into
 from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
-from ..errors import InputError, check_int, check_number
-from .imitation import _load_checkpoint, _save_checkpoint, split_hands
+from ..errors import InputError, check_int
 from .value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
 from .world_encode import WORLD_SIZE, encode_world_into
 
 __all__ = ["DATA_FIELDS", "ValueModel", "new_value_model", "load_value_model", "positions",
            "value_targets", "generate", "encode_worlds", "train_value",
-           "ValueTrainResult", "write_log", "MAX_WIDTH"]
+           "ValueTrainResult", "write_log", "MAX_WIDTH", "ROLLOUT_POLICY", "save_dataset", "load_dataset",
+           "value_run"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
@@ -245,7 +248,8 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
                 checkpoint_dir=None, resume: bool = False, progress: bool = False,
                 **header) -> ValueTrainResult:
     """Train a :class:`ValueModel` for ``preset`` on ``data``
-    (:data:`DATA_FIELDS`) by mean squared error (points squared).
+    (:data:`DATA_FIELDS`) by mean squared error (points squared), in the
+    loop of :func:`dominoai.learn.training.fit`.
 
     :param epochs: passes over the training rows in all (a resumed run
         trains the epochs its checkpoint lacks).
@@ -262,80 +266,36 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
     try:
-        import jax
         import jax.numpy as jnp
-        import optax
+        import optax  # noqa: F401
     except ImportError as e:  # pragma: no cover - depends on the extra
         raise ImportError("training needs jax and optax: pip install 'dominoai[learn]'") from e
     from . import jaxnet
+    from .training import check_settings, fit
 
-    epochs = check_int("epochs", epochs, 1)
-    batch = check_int("batch", batch, 1)
-    learning_rate = check_number("learning_rate", learning_rate, positive=True)
-    held_out = check_number("held_out", held_out)
-    if not 0.0 <= held_out <= 0.9:
-        raise InputError("held_out", held_out, f"$held_out must be between 0 and 0.9 (got {held_out!r})")
+    epochs, batch, learning_rate, held_out, _ = check_settings(epochs, batch, learning_rate, held_out)
     if len(data["target"]) == 0:
         raise InputError("data", 0, "the dataset has no worlds")
     settings = {"preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
                 "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["target"]))}
-    t_call = time.perf_counter()
     model0 = new_value_model(preset, hidden=hidden, seed=seed)
-    params = jaxnet.params_of(model0)
     scale = jnp.asarray(model0.scale)
-    opt = optax.adam(learning_rate)
-    opt_state = opt.init(params)
-    log: list = []
-    ckpt = Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None
-    if resume and ckpt is not None and ckpt.exists():
-        params, opt_state, log, old = _load_checkpoint(ckpt, params, opt_state)
-        if old != settings:
-            diff = sorted(k for k in settings if old.get(k) != settings[k])
-            raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} was trained with other "
-                             f"settings ({', '.join(diff)}); train afresh without resume")
-    tr, te = split_hands(data["hand"], held_out, seed)
-    X = jnp.asarray(data["world"])
-    Y = jnp.asarray(data["target"], jnp.float32)
+    arrays = {"x": jnp.asarray(data["world"]), "y": jnp.asarray(data["target"], jnp.float32)}
 
-    def sq(p, idx):
-        return (jaxnet.apply(p, scale, X[idx])[:, 0] - Y[idx]) ** 2
+    def sq(p, d, idx):
+        return (jaxnet.apply(p, scale, d["x"][idx])[:, 0] - d["y"][idx]) ** 2
 
-    @jax.jit
-    def step(p, s, idx):
-        lv, g = jax.value_and_grad(lambda q: sq(q, idx).mean())(p)
-        upd, s = opt.update(g, s, p)
-        return optax.apply_updates(p, upd), s, lv
-
-    @jax.jit
-    def sse(p, idx):
-        return sq(p, idx).sum()
-
-    def mse(p, rows):
-        if len(rows) == 0:
-            return float("nan")
-        return sum(float(sse(p, jnp.asarray(rows[i:i + 8192])))
-                   for i in range(0, len(rows), 8192)) / len(rows)
-
-    spent = log[-1]["seconds"] if log else 0.0
-    t0 = time.perf_counter()
-    eps = range(len(log), epochs)
-    if progress:
-        from tqdm.auto import tqdm
-        eps = tqdm(eps, desc=f"value {preset}", unit="epoch", initial=len(log), total=epochs)
-    for ep in eps:
-        order = tr[np.random.default_rng([seed, ep]).permutation(len(tr))]
-        for i in range(0, len(order), batch):
-            params, opt_state, _ = step(params, opt_state, jnp.asarray(order[i:i + batch]))
-        log.append({"epoch": ep + 1, "train_mse": mse(params, tr), "held_mse": mse(params, te),
-                    "seconds": spent + time.perf_counter() - t0})
-        if ckpt is not None:
-            _save_checkpoint(ckpt, params, opt_state, log, settings)
-    head = {"data": {"rows": int(len(data["target"])), "train_rows": int(len(tr)),
-                     "held_rows": int(len(te)), "solved": int(np.sum(data["solved"]))}, **header}
-    model = ValueModel.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in params],
+    res = fit(jaxnet.params_of(model0), lambda p, d, idx: sq(p, d, idx).mean(),
+              lambda p, d, idx: (sq(p, d, idx).sum(),), ("mse",), arrays, data["hand"], epochs=epochs,
+              batch=batch, learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
+              checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
+              resume=resume, progress="epochs" if progress else None, desc=f"value {preset}")
+    head = {"data": {"rows": int(len(data["target"])), "train_rows": int(len(res.train_rows)),
+                     "held_rows": int(len(res.held_rows)), "solved": int(np.sum(data["solved"]))}, **header}
+    model = ValueModel.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in res.params],
                                    "value", preset, scale=model0.scale, **head)
-    return ValueTrainResult(model, log, time.perf_counter() - t_call)
+    return ValueTrainResult(model, res.log, res.seconds)
 
 
 def write_log(log: list, folder, name: str = "value") -> tuple[Path, Path]:
@@ -346,23 +306,124 @@ def write_log(log: list, folder, name: str = "value") -> tuple[Path, Path]:
 
     :raises OSError: the folder cannot be written.
     """
-    import pandas as pd
-
-    from matplotlib.figure import Figure
+    from .training import write_curve
+    from .training import write_log as _write_log
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    df = pd.DataFrame(log)
-    pq = folder / f"{name}-log.parquet"
-    df.to_parquet(pq, index=False)
-    fig = Figure(figsize=(5, 3.2))
-    ax = fig.subplots()
-    ax.plot(df["epoch"], df["train_mse"], label="training")
-    if df["held_mse"].notna().any():
-        ax.plot(df["epoch"], df["held_mse"], label="held out")
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("mean squared error (points²)")
-    ax.legend()
-    fig.tight_layout()
-    png = folder / f"{name}-curve.png"
-    fig.savefig(png, dpi=100)
+    pq = _write_log(log, folder / f"{name}-log.parquet")
+    png = write_curve(log, folder / f"{name}-curve.png", (("mse", "mean squared error (points²)"),))
     return pq, png
+
+
+# ------------------------------------------------------------------ one training run in a folder
+#: the targets' rollout policy per preset by default: insane's rollout policy there
+ROLLOUT_POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "random"}
+
+
+def save_dataset(path, data: dict, **meta) -> Path:
+    """Write a value dataset (:data:`DATA_FIELDS`) to ``path`` (``.npz``)
+    whole or not at all, with ``meta`` (JSON-compatible) and the world
+    encoding version as a JSON ``meta`` entry.
+
+    :raises OSError: the folder cannot be written.
+    """
+    import json
+
+    from .._files import atomic_write
+    from .world_encode import WORLD_ENCODING_VERSION
+    meta = {"world_encoding_version": WORLD_ENCODING_VERSION, "rows": int(len(data["target"])),
+            "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)),
+                                **{k: data[k] for k in DATA_FIELDS})
+    return atomic_write(Path(path), write)
+
+
+def load_dataset(path) -> tuple[dict, dict]:
+    """``(data, meta)`` of a value dataset written by :func:`save_dataset`.
+
+    :raises ValueError: not a value dataset, or another world encoding version.
+    """
+    import json
+
+    from .world_encode import WORLD_ENCODING_VERSION
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"][()]))
+            data = {k: z[k] for k in DATA_FIELDS}
+    except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
+        raise ValueError(f"{Path(path).name} is not a dominoai value dataset ({type(e).__name__})") from None
+    if meta.get("world_encoding_version") != WORLD_ENCODING_VERSION:
+        raise ValueError(f"{Path(path).name} was encoded with world version {meta.get('world_encoding_version')}; "
+                         f"this dominoai encodes version {WORLD_ENCODING_VERSION}")
+    return data, meta
+
+
+def _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs, hidden,
+                       batch, learning_rate, held_out, seed) -> str:
+    """The ``dominoai train --kind value`` command that trains this model
+    again (``--out`` and ``--jobs`` do not change it)."""
+    return (f"dominoai train --variant {preset} --kind value --deals {deals} --teacher {teacher} "
+            f"--rollouts {rollouts} --rollout-policy {rollout_policy} --exact {exact} --max-nodes {max_nodes} "
+            f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
+            f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}")
+
+
+def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int = 8,
+              rollout_policy: str | None = None, exact: int = 12, max_nodes: int = 20000, epochs: int = 20,
+              hidden=(64, 32), batch: int = 256, learning_rate: float = 1e-3, held_out: float = 0.1,
+              seed: int = 0, jobs: int = 1, backend: str | None = None, resume: bool = False,
+              progress: bool = False, name: str | None = None) -> ValueTrainResult:
+    """A whole value training run in the folder ``out``: the dataset
+    (``data.npz``, :func:`generate` with ``seed``: the deals of seed
+    ``seed`` on, the targets' rollouts from the same seed), the checkpoint
+    (``value-checkpoint.npz``, after every epoch), then ``model.npz`` (named
+    ``name``, default ``PRESET-value``), ``log.parquet`` and ``curve.png``.
+    ``rollout_policy`` None: :data:`ROLLOUT_POLICY`'s for the preset.
+
+    ``resume``: reuse ``data.npz`` when it was made with the same settings,
+    and go on from the checkpoint. Without it, a folder that already holds
+    a dataset, checkpoint or model is refused.
+
+    :raises InputError: a bad number.
+    :raises ValueError: an unknown preset, teacher or rollout policy, or a
+        folder in use (one line each).
+    """
+    from .training import write_curve, write_log
+    out = Path(out)
+    deals = check_int("deals", deals, 1)
+    hidden = tuple(check_int("hidden", h, 1) for h in hidden)
+    rollout_policy = rollout_policy or ROLLOUT_POLICY.get(preset, "random")
+    data_path = out / "data.npz"
+    used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
+    if used and not resume:
+        raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
+    want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed, "rollouts": rollouts,
+            "rollout_policy": rollout_policy, "exact": exact, "max_nodes": max_nodes}
+    data = None
+    if resume and data_path.exists():
+        data, meta = load_dataset(data_path)
+        if any(meta.get(k) != v for k, v in want.items()):
+            diff = ", ".join(f"{k} {meta.get(k)!r}" for k, v in want.items() if meta.get(k) != v)
+            raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    if data is None:
+        t0 = time.perf_counter()
+        data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed, backend=backend, exact=exact,
+                        max_nodes=max_nodes, rollouts=rollouts, rollout_policy=rollout_policy, progress=progress)
+        save_dataset(data_path, data, generation_seconds=round(time.perf_counter() - t0, 1), **want)
+        _, meta = load_dataset(data_path)
+    command = _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs,
+                                 hidden, batch, learning_rate, held_out, seed)
+    res = train_value(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
+                      held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
+                      training_command=command, name=name or f"{preset}-value")
+    res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
+                                     "generation_seconds": meta.get("generation_seconds"),
+                                     "training_seconds": round(res.log[-1]["seconds"], 1)})
+    res.model.save(out / "model.npz")
+    write_log(res.log, out / "log.parquet")
+    write_curve(res.log, out / "curve.png", (("mse", "mean squared error (points²)"),),
+                f"{preset}: value of {meta['rows']} worlds of {meta['hands']} hands")
+    return res

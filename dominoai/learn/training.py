@@ -1,0 +1,267 @@
+"""The training loop shared by the policy (:mod:`dominoai.learn.imitation`)
+and the value network (:mod:`dominoai.learn.value`), with its files (needs
+the ``[learn]`` extra: jax, optax).
+
+:func:`fit` runs the loop over a dataset's rows: the rows of a held-out
+share of the hands are kept out (:func:`split_hands`), the others are
+shuffled each epoch (numpy's generator of ``[seed, epoch]``) and cut into
+minibatches, each one Adam step (AdamW when ``weight_decay`` is above 0) on
+the caller's loss. After each epoch the caller's metrics are measured on
+both parts and logged, and a checkpoint (the parameters, the optimizer's
+state, the log and the settings) is written, from which ``resume=True``
+goes on: a resumed run logs the same numbers as an uninterrupted one.
+With ``keep_best`` the parameters returned are those of the epoch with the
+lowest held-out value of the first metric (early stopping; the training
+itself runs every epoch).
+
+:func:`write_log` writes a log as parquet, :func:`write_curve` draws it.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError, check_int, check_number
+
+__all__ = ["split_hands", "check_settings", "save_checkpoint", "load_checkpoint", "fit", "FitResult",
+           "write_log", "write_curve"]
+
+
+def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices ``(train, held_out)`` (``int64``): a ``held_out`` share of
+    the hands (at least one when there are two or more), drawn with ``seed``,
+    goes to the second part with all its rows."""
+    hands = np.unique(hand)
+    rng = np.random.default_rng(seed)
+    k = int(round(held_out * len(hands)))
+    if held_out > 0 and len(hands) >= 2:
+        k = min(max(k, 1), len(hands) - 1)
+    test = np.zeros(int(hand.max()) + 1 if len(hand) else 0, bool)
+    test[rng.choice(hands, size=k, replace=False)] = True
+    is_test = test[hand]
+    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+
+
+def check_settings(epochs, batch, learning_rate, held_out, weight_decay=0.0) -> tuple:
+    """The loop's numbers checked: ``(epochs, batch, learning_rate,
+    held_out, weight_decay)``.
+
+    :raises InputError: a count below 1, a step that is not positive, a
+        held-out share outside 0..0.9 or a negative weight decay.
+    """
+    epochs = check_int("epochs", epochs, 1)
+    batch = check_int("batch", batch, 1)
+    learning_rate = check_number("learning_rate", learning_rate, positive=True)
+    held_out = check_number("held_out", held_out)
+    if not 0.0 <= held_out <= 0.9:
+        raise InputError("held_out", held_out, f"$held_out must be between 0 and 0.9 (got {held_out!r})")
+    weight_decay = check_number("weight_decay", weight_decay)
+    if weight_decay < 0:
+        raise InputError("weight_decay", weight_decay, f"$weight_decay must be 0 or more (got {weight_decay!r})")
+    return epochs, batch, learning_rate, held_out, weight_decay
+
+
+def save_checkpoint(path: Path, tree, log, settings, **state) -> None:
+    """Write ``tree`` (any JAX pytree of arrays: parameters and optimizer
+    state), the log, the settings and ``state`` (JSON) to ``path``, whole or
+    not at all."""
+    import jax
+
+    from .._files import atomic_write
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(jax.tree_util.tree_leaves(tree))}
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez(f, state=np.array(json.dumps({"log": log, "settings": settings, **state})), **arrays)
+    atomic_write(path, write)
+
+
+def load_checkpoint(path: Path, tree) -> tuple:
+    """``(tree, log, settings, state)`` read from a checkpoint of
+    :func:`save_checkpoint`, its arrays put into the structure of ``tree``.
+
+    :raises ValueError: the checkpoint does not fit the structure (another network).
+    """
+    import jax
+    path = Path(path)
+    with np.load(path, allow_pickle=False) as z:
+        state = json.loads(str(z["state"][()]))
+        leaves = [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]
+    treedef = jax.tree_util.tree_structure(tree)
+    if treedef.num_leaves != len(leaves) or any(
+            np.shape(a) != np.shape(b) for a, b in zip(leaves, jax.tree_util.tree_leaves(tree))):
+        raise ValueError(f"{path.name} does not fit this network (its layers differ)")
+    tree = jax.tree_util.tree_unflatten(treedef, [jax.numpy.asarray(x) for x in leaves])
+    log, settings = state.pop("log"), state.pop("settings")
+    return tree, log, settings, state
+
+
+class FitResult:
+    """What :func:`fit` returns: ``params`` (the trained parameters, or the
+    best epoch's with ``keep_best``), ``log`` (one dict per epoch),
+    ``train_rows`` and ``held_rows`` (the split's row indices),
+    ``best_epoch`` (the epoch ``params`` come from) and ``seconds`` (this
+    call's time)."""
+
+    def __init__(self, params, log, train_rows, held_rows, best_epoch, seconds):
+        self.params, self.log = params, log
+        self.train_rows, self.held_rows = train_rows, held_rows
+        self.best_epoch, self.seconds = best_epoch, seconds
+
+
+def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, learning_rate: float,
+        held_out: float, seed: int, settings: dict, weight_decay: float = 0.0, keep_best: bool = False,
+        checkpoint=None, resume: bool = False, progress: str | None = None, desc: str = "") -> FitResult:
+    """Train ``params`` (a JAX pytree) over the rows of a dataset.
+
+    :param loss: ``loss(params, arrays, idx) -> mean loss`` over the rows
+        ``idx`` (an ``int32`` array), differentiable and jittable.
+    :param sums: ``sums(params, arrays, idx) -> tuple`` of sums over the rows, one per
+        name of ``metrics`` (jittable); each metric is logged as its sum
+        over a part's rows divided by their count: ``train_NAME`` and
+        ``held_NAME`` (NaN when a part is empty), in the order of
+        ``metrics``, then ``seconds`` (the training's total so far).
+    :param arrays: the dataset's arrays (a pytree of JAX arrays with ``n``
+        rows each), passed to ``loss`` and ``sums`` as arguments (not
+        captured, so they are not compiled in as constants).
+    :param hand: ``(n,)``, each row's hand (:func:`split_hands`).
+    :param settings: what a checkpoint must match to be resumed (the
+        caller's; the loop adds ``weight_decay`` when above 0 and
+        ``keep_best`` when set).
+    :param checkpoint: the checkpoint file written after each epoch (None: none).
+    :param resume: go on from ``checkpoint`` when it exists.
+    :param progress: ``"batches"`` (a bar of minibatches per epoch and one
+        line per epoch), ``"epochs"`` (a bar of epochs) or None.
+    :raises ValueError: a checkpoint of other settings.
+    """
+    import jax
+    import jax.numpy as jnp
+    import optax
+
+    t_call = time.perf_counter()
+    settings = dict(settings)
+    if weight_decay > 0:
+        settings["weight_decay"] = weight_decay
+    if keep_best:
+        settings["keep_best"] = True
+    opt = optax.adamw(learning_rate, weight_decay=weight_decay) if weight_decay > 0 else optax.adam(learning_rate)
+    opt_state = opt.init(params)
+    best = params if keep_best else None
+    best_epoch = 0
+    log: list = []
+    ckpt = Path(checkpoint) if checkpoint is not None else None
+    if resume and ckpt is not None and ckpt.exists():
+        tree = (params, opt_state, best) if keep_best else (params, opt_state)
+        tree, log, old, state = load_checkpoint(ckpt, tree)
+        if old != settings:
+            diff = sorted(k for k in set(settings) | set(old) if old.get(k) != settings.get(k))
+            raise ValueError(f"the checkpoint in {ckpt.parent.name} was trained with other "
+                             f"settings ({', '.join(diff)}); train afresh without resume")
+        params, opt_state = tree[0], tree[1]
+        if keep_best:
+            best, best_epoch = tree[2], int(state.get("best_epoch", 0))
+    tr, te = split_hands(hand, held_out, seed)
+
+    @jax.jit
+    def step(p, s, arrays, idx):
+        lv, g = jax.value_and_grad(loss)(p, arrays, idx)
+        upd, s = opt.update(g, s, p)
+        return optax.apply_updates(p, upd), s, lv
+
+    sums_j = jax.jit(sums)
+
+    def measure(p, rows):
+        if len(rows) == 0:
+            return [float("nan")] * len(metrics)
+        acc = [0.0] * len(metrics)
+        for i in range(0, len(rows), 8192):
+            got = sums_j(p, arrays, jnp.asarray(rows[i:i + 8192]))
+            acc = [a + float(g) for a, g in zip(acc, got)]
+        return [a / len(rows) for a in acc]
+
+    spent = log[-1]["seconds"] if log else 0.0
+    t0 = time.perf_counter()
+    eps = range(len(log), epochs)
+    if progress == "epochs":
+        from tqdm.auto import tqdm
+        eps = tqdm(eps, desc=desc, unit="epoch", initial=len(log), total=epochs)
+    for ep in eps:
+        order = tr[np.random.default_rng([seed, ep]).permutation(len(tr))]
+        steps = range(0, len(order), batch)
+        if progress == "batches":
+            from tqdm.auto import tqdm
+            steps = tqdm(steps, desc=f"epoch {ep + 1}/{epochs}", unit="batch", leave=False)
+        for i in steps:
+            params, opt_state, _ = step(params, opt_state, arrays, jnp.asarray(order[i:i + batch]))
+        row = {"epoch": ep + 1}
+        for part, rows in (("train", tr), ("held", te)):
+            row.update({f"{part}_{m}": v for m, v in zip(metrics, measure(params, rows))})
+        row["seconds"] = spent + time.perf_counter() - t0
+        log.append(row)
+        if keep_best:
+            key = f"held_{metrics[0]}"
+            if best_epoch == 0 or not (row[key] >= log[best_epoch - 1][key]):
+                best, best_epoch = params, ep + 1
+        if progress == "batches":
+            from tqdm.auto import tqdm
+            tqdm.write(f"epoch {ep + 1}: " + ", ".join(
+                f"{m} {row['train_' + m]:.3f} / held {row['held_' + m]:.3f}" for m in metrics))
+        if ckpt is not None:
+            tree = (params, opt_state, best) if keep_best else (params, opt_state)
+            save_checkpoint(ckpt, tree, log, settings, **({"best_epoch": best_epoch} if keep_best else {}))
+    if keep_best:
+        params = best
+    else:
+        best_epoch = len(log)
+    return FitResult(params, log, tr, te, best_epoch, time.perf_counter() - t_call)
+
+
+def write_log(log: list, path) -> Path:
+    """A training log (one dict per epoch) as a parquet file at ``path``,
+    whole or not at all.
+
+    :raises OSError: the folder cannot be written.
+    """
+    import pandas as pd
+
+    from .._files import atomic_write
+    df = pd.DataFrame(log)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return atomic_write(path, lambda p: df.to_parquet(p, index=False))
+
+
+def write_curve(log: list, path, panels, title: str = "") -> Path:
+    """The learning curve of a training log as a figure, one panel per
+    ``(metric, axis label)`` of ``panels``: the metric per epoch on the
+    training rows and the held-out hands (left out when all NaN). Written
+    whole or not at all, in the format of ``path``'s suffix.
+
+    :raises OSError: the folder cannot be written.
+    """
+    from matplotlib.figure import Figure
+
+    from .._files import atomic_write
+    ep = [e["epoch"] for e in log]
+    fig = Figure(figsize=(4.5 * len(panels), 3.4))
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    for ax, (m, label) in zip(axes, panels):
+        ax.plot(ep, [e[f"train_{m}"] for e in log], "o-", label="training rows")
+        held = [e[f"held_{m}"] for e in log]
+        if not all(np.isnan(v) for v in held):
+            ax.plot(ep, held, "s--", label="held-out hands")
+        ax.set_xlabel("epoch")
+        ax.set_ylabel(label)
+        ax.legend()
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, lambda p: fig.savefig(p, format=path.suffix.lstrip(".") or "png", dpi=110))
+    return path
