@@ -477,10 +477,10 @@ def _cmd_train(args) -> int:
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
     own = _TRAIN_OPTIONS[args.kind]
-    for kind, opts in _TRAIN_OPTIONS.items():
-        for k in opts:
-            if k not in own and getattr(args, k) is not None:
-                raise UsageError(f"--{k.replace('_', '-')} is an option of --kind {kind}, not of --kind {args.kind}")
+    for k in dict.fromkeys(k for opts in _TRAIN_OPTIONS.values() for k in opts):
+        if k not in own and getattr(args, k) is not None:
+            kinds = " or ".join(kind for kind, opts in _TRAIN_OPTIONS.items() if k in opts)
+            raise UsageError(f"--{k.replace('_', '-')} is an option of --kind {kinds}, not of --kind {args.kind}")
     for k, v in own.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
@@ -563,7 +563,8 @@ def _cmd_train_ppo(args) -> int:
     from .learn.ppo import train_run
     try:
         init = args.init or default_model_name(args.variant, "policy")
-        load_model(init, preset=args.variant, kind="policy")
+        if load_model(init, preset=args.variant, kind="policy").has_action_features:
+            raise UsageError(f"--init {init}: PPO trains policies without the action-feature block")
         res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress,
                         iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
                         hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,

@@ -138,7 +138,8 @@ def test_a_resumed_run_ends_with_identical_params(tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["--kind", "ppo", "--init", "no-such-model"], "unknown model 'no-such-model'"),
     (["--kind", "ppo", "--init", "kozel-value"], "is a value model, not a policy model"),
-    (["--kind", "ppo", "--variant", "draw"], "no policy model is shipped for draw"),
+    (["--kind", "ppo", "--variant", "fives"], "no policy model is shipped for fives"),
+    (["--kind", "ppo", "--variant", "draw"], "--init draw-policy: PPO trains policies without the action-feature block"),
     (["--kind", "ppo", "--clip", "1"], "--clip must be above 0 and below 1"),
     (["--kind", "ppo", "--hard-share", "1.5"], "--hard-share must be between 0 and 1"),
     (["--kind", "ppo", "--kl", "nan"], "--kl must be 0 or a positive number"),

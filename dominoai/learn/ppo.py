@@ -431,7 +431,8 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         evaluations), ``seconds`` and ``cpu_seconds`` (wall clock and this
         process's CPU time, in all so far).
     :raises InputError: a bad setting.
-    :raises ModelError: ``init`` is not a policy for ``preset``.
+    :raises ModelError: ``init`` is not a policy for ``preset``, or it has
+        the action-feature block.
     :raises ValueError: a checkpoint of other settings.
     :raises ImportError: jax or optax is missing.
     """
@@ -450,6 +451,10 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     if m0.kind != "policy" or m0.preset != preset:
         from .model import ModelError
         raise ModelError(f"model {m0.name!r} is not a policy for {preset}")
+    if m0.has_action_features:
+        from .model import ModelError
+        raise ModelError(f"model {m0.name!r} adds action features to its logits; PPO trains policies "
+                         "without the action-feature block (give --init such a policy)")
     s["init"] = m0.ident
     t_call = time.perf_counter()
     scale = jnp.asarray(m0.scale)
