@@ -92,7 +92,8 @@ def test_bots_command(capsys):
     assert {"easy", "medium", "hard", "insane", "omniscient"} <= {ln.split()[0] for ln in out.splitlines()}
     assert main(["bots", "insane"]) == 0
     table, _, per_preset = capsys.readouterr().out.partition("\n\n")
-    rows = {ln.split()[0]: ln.split() for ln in table.splitlines()[1:]}
+    # a row starts at the line's first column; wrapped descriptions are indented
+    rows = {ln.split()[0]: ln.split() for ln in table.splitlines()[1:] if ln and not ln[0].isspace()}
     assert rows["worlds"][1:5] == ["int", "200", ">=1", "25..1600:log"]
     assert rows["hard_void"][1:6] == ["float", "6.0", "any", "0.0..18.0", "(on"]
     # what a spec may set, beside the tune range: bounds the bot checks itself too
