@@ -190,15 +190,10 @@ def save_dataset(path, data: dict, **meta) -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    from .._files import atomic_write
+    from .training import save_arrays
     meta = {"encoding_version": ENCODING_VERSION, "rows": int(len(data["action"])),
             "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
-
-    def write(tmp):
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)),
-                                **{k: data[k] for k in DATA_FIELDS})
-    return atomic_write(Path(path), write)
+    return save_arrays(path, data, DATA_FIELDS, meta)
 
 
 def load_dataset(path) -> tuple[dict, dict]:
@@ -206,16 +201,8 @@ def load_dataset(path) -> tuple[dict, dict]:
 
     :raises ValueError: not a dataset, or another encoding version.
     """
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"][()]))
-            data = {k: z[k] for k in DATA_FIELDS}
-    except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
-        raise ValueError(f"{Path(path).name} is not a dominoai dataset ({type(e).__name__})") from None
-    if meta.get("encoding_version") != ENCODING_VERSION:
-        raise ValueError(f"{Path(path).name} was encoded with version {meta.get('encoding_version')}; "
-                         f"this dominoai encodes version {ENCODING_VERSION}")
-    return data, meta
+    from .training import load_arrays
+    return load_arrays(path, DATA_FIELDS, "dataset", "encoding_version", ENCODING_VERSION)
 
 
 class TrainResult:

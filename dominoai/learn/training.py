@@ -64,6 +64,44 @@ def check_settings(epochs, batch, learning_rate, held_out, weight_decay=0.0) -> 
     return epochs, batch, learning_rate, held_out, weight_decay
 
 
+def save_arrays(path, data: dict, fields, meta: dict) -> Path:
+    """Write the arrays ``data[f]`` for ``f`` in ``fields`` and ``meta``
+    (JSON-compatible, stored as a JSON ``meta`` entry) to ``path``
+    (``.npz``), whole or not at all; return the path. The datasets of
+    :mod:`~dominoai.learn.imitation` and :mod:`~dominoai.learn.value` are
+    written by it.
+
+    :raises OSError: the folder cannot be written.
+    """
+    from .._files import atomic_write
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)),
+                                **{k: data[k] for k in fields})
+    return atomic_write(Path(path), write)
+
+
+def load_arrays(path, fields, what: str, version_key: str, version: int) -> tuple[dict, dict]:
+    """``(data, meta)`` of a file written by :func:`save_arrays`: the arrays
+    ``fields`` and the ``meta`` dict, whose ``version_key`` must equal
+    ``version``.
+
+    :raises ValueError: not such a file (``what`` names the kind in the
+        message), or another version (one line each).
+    """
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"][()]))
+            data = {k: z[k] for k in fields}
+    except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
+        raise ValueError(f"{Path(path).name} is not a dominoai {what} ({type(e).__name__})") from None
+    if meta.get(version_key) != version:
+        raise ValueError(f"{Path(path).name} was encoded with {version_key.replace('_', ' ')} "
+                         f"{meta.get(version_key)}; this dominoai encodes version {version}")
+    return data, meta
+
+
 def save_checkpoint(path: Path, tree, log, settings, **state) -> None:
     """Write ``tree`` (any JAX pytree of arrays: parameters and optimizer
     state), the log, the settings and ``state`` (JSON) to ``path``, whole or

@@ -326,18 +326,11 @@ def save_dataset(path, data: dict, **meta) -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    import json
-
-    from .._files import atomic_write
+    from .training import save_arrays
     from .world_encode import WORLD_ENCODING_VERSION
     meta = {"world_encoding_version": WORLD_ENCODING_VERSION, "rows": int(len(data["target"])),
             "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
-
-    def write(tmp):
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, meta=np.array(json.dumps(meta, sort_keys=True)),
-                                **{k: data[k] for k in DATA_FIELDS})
-    return atomic_write(Path(path), write)
+    return save_arrays(path, data, DATA_FIELDS, meta)
 
 
 def load_dataset(path) -> tuple[dict, dict]:
@@ -345,19 +338,9 @@ def load_dataset(path) -> tuple[dict, dict]:
 
     :raises ValueError: not a value dataset, or another world encoding version.
     """
-    import json
-
+    from .training import load_arrays
     from .world_encode import WORLD_ENCODING_VERSION
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"][()]))
-            data = {k: z[k] for k in DATA_FIELDS}
-    except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
-        raise ValueError(f"{Path(path).name} is not a dominoai value dataset ({type(e).__name__})") from None
-    if meta.get("world_encoding_version") != WORLD_ENCODING_VERSION:
-        raise ValueError(f"{Path(path).name} was encoded with world version {meta.get('world_encoding_version')}; "
-                         f"this dominoai encodes version {WORLD_ENCODING_VERSION}")
-    return data, meta
+    return load_arrays(path, DATA_FIELDS, "value dataset", "world_encoding_version", WORLD_ENCODING_VERSION)
 
 
 def _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs, hidden,
