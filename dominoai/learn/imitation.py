@@ -26,7 +26,6 @@ figures measure hands the model never saw.
 """
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
