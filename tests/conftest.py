@@ -77,16 +77,16 @@ def _warm_learning(rules) -> None:
 #: order: the first two run side by side (the belief and playout kernels
 #: while the other worker compiles the engine and hard), the third goes to
 #: whichever worker is free first. Seconds on an empty cache, quiet 2-core
-#: machine: search 130; side 19 and simulation 112; learning 45.
+#: machine: search 118; side 14 and simulation 82; learning 46.
 WARM_GROUPS = [
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
       "test_compile.py", "test_draw_history.py", "test_experiments.py", "test_fusion.py", "test_learn_value.py",
-      "test_neural.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
+      "test_learn_features.py", "test_neural.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
       "test_tune_report.py", "test_viewer.py", "test_worlds.py"}, [_warm_search]),
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_worlds.py", "test_fast.py", "test_fast_rules.py",
       "test_cli.py", "test_simulate_pair.py"}, [_warm_side, _warm_simulation]),
     ({"test_learn_env.py", "test_learn_fused.py", "test_learn_model.py", "test_learn_notebook.py",
-      "test_interop_pettingzoo.py"},
+      "test_learn_ppo.py", "test_interop_pettingzoo.py"},
      [_warm_learning]),
 ]
 _WAIT_SECONDS = 1200      # a group never done (its worker died): the test goes on and compiles
