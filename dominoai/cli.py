@@ -528,6 +528,8 @@ def _cmd_train(args) -> int:
                             **common)
     except ValueError as e:
         raise _usage(e) from None
+    except OSError as e:
+        raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
     last = res.log[-1]
     if policy:
         print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
@@ -571,6 +573,8 @@ def _cmd_train_ppo(args) -> int:
                         learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
     except ValueError as e:
         raise _usage(e) from None
+    except OSError as e:
+        raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
     last = res.log[-1]
     evals = [e for e in res.log if e["eval_hard"] == e["eval_hard"]]
     tail = (f"; greedy margin {evals[-1]['eval_hard']:+.2f} against {'hard'}, "

@@ -186,3 +186,11 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     assert "add --resume" in capsys.readouterr().err
     assert main(argv + ["--resume"]) == 0
     assert load_model(out / "model.npz").sha256 == m.sha256
+    # a run of another kind is refused in this folder before any play, and writes nothing
+    before = sorted(p.name for p in out.iterdir())
+    capsys.readouterr()
+    assert main(["train", "--variant", "block", "--deals", "2", "--teacher", "hard", "--out", str(out),
+                 "--resume", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"dominoai: error: {out} holds a --kind ppo run; go on with --kind ppo, or give another --out\n"
+    assert sorted(p.name for p in out.iterdir()) == before

@@ -265,7 +265,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         epochs, batch, learning_rate, held_out, weight_decay)
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
-    settings = {"preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
+    settings = {"kind": "policy", "preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
                 "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["action"]))}
     model0 = new_model("policy", preset, hidden=hidden, seed=seed)
@@ -388,6 +388,8 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
+    from .training import check_run_kind
+    check_run_kind(out, "policy")
     want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
     data = None
     if resume and data_path.exists():

@@ -658,6 +658,8 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
     used = [p.name for p in (out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
+    from .training import check_run_kind
+    check_run_kind(out, "ppo")
     init_name = init if init is not None else default_model_name(preset, "policy")
     m0 = load_model(init_name, preset=preset, kind="policy")
     res = train_ppo(preset, m0, checkpoint_dir=out, resume=resume, progress=progress, **settings)

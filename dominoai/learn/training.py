@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import InputError, check_int, check_number
 
-__all__ = ["split_hands", "check_settings", "save_checkpoint", "load_checkpoint", "fit", "FitResult",
+__all__ = ["split_hands", "check_settings", "run_kind", "check_run_kind", "save_checkpoint", "load_checkpoint", "fit", "FitResult",
            "write_log", "write_curve"]
 
 
@@ -100,6 +100,36 @@ def load_arrays(path, fields, what: str, version_key: str, version: int) -> tupl
         raise ValueError(f"{Path(path).name} was encoded with {version_key.replace('_', ' ')} "
                          f"{meta.get(version_key)}; this dominoai encodes version {version}")
     return data, meta
+
+
+def run_kind(folder) -> str | None:
+    """The kind of training run (``"policy"``, ``"value"`` or ``"ppo"``) a
+    ``dominoai train`` folder holds, read from its checkpoint or dataset;
+    None for a folder without either, or one that does not say."""
+    folder = Path(folder)
+    try:
+        if (folder / "checkpoint.npz").exists():
+            with np.load(folder / "checkpoint.npz", allow_pickle=False) as z:
+                state = json.loads(str(z["state"][()]))
+            return "ppo" if "league" in state else state.get("settings", {}).get("kind")
+        if (folder / "data.npz").exists():
+            with np.load(folder / "data.npz", allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"][()]))
+            return "value" if "world_encoding_version" in meta else "policy"
+    except Exception:  # noqa: BLE001 - an unreadable file is refused by the run itself
+        return None
+    return None
+
+
+def check_run_kind(folder, kind: str) -> None:
+    """Refuse to go on in ``folder`` with a run of another kind.
+
+    :raises ValueError: the folder holds a run of another kind (one line).
+    """
+    have = run_kind(folder)
+    if have is not None and have != kind:
+        raise ValueError(f"{Path(folder)} holds a --kind {have} run; go on with --kind {have}, "
+                         "or give another --out")
 
 
 def save_checkpoint(path: Path, tree, log, settings, **state) -> None:

@@ -276,7 +276,7 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
     epochs, batch, learning_rate, held_out, _ = check_settings(epochs, batch, learning_rate, held_out)
     if len(data["target"]) == 0:
         raise InputError("data", 0, "the dataset has no worlds")
-    settings = {"preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
+    settings = {"kind": "value", "preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
                 "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["target"]))}
     model0 = new_value_model(preset, hidden=hidden, seed=seed)
@@ -382,6 +382,8 @@ def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int
     used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
+    from .training import check_run_kind
+    check_run_kind(out, "value")
     want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed, "rollouts": rollouts,
             "rollout_policy": rollout_policy, "exact": exact, "max_nodes": max_nodes}
     data = None

@@ -186,7 +186,9 @@ class _SearchBot(BaseBot):
         is the shipped model of the rules' preset. Loaded once.
 
         :raises ModelError: an unknown name, a file that is not such a
-            model, or a model of another preset (one line).
+            model, a model of another preset, or a policy with the
+            action-feature block, which the search does not compute (one
+            line).
         """
         from ...learn.model import default_model_name, load_model
         from ...learn.value_model import load_value_model
@@ -195,8 +197,11 @@ class _SearchBot(BaseBot):
         key = (kind, name, preset)
         if key not in self._models:
             full = default_model_name(preset, kind) if name == "auto" else name
-            self._models[key] = (load_value_model(full, preset) if kind == "value"
-                                 else load_model(full, preset=preset, kind="policy"))
+            m = (load_value_model(full, preset) if kind == "value"
+                 else load_model(full, preset=preset, kind="policy"))
+            if kind == "policy":
+                m.packed()  # the search's forward passes have no action-feature block: refuse one now
+            self._models[key] = m
         return self._models[key]
 
     def _hard_weights(self) -> np.ndarray:
