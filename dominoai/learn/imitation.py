@@ -252,11 +252,8 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     :raises ValueError: a checkpoint of other settings.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
-    try:
-        import jax.numpy as jnp
-        import optax  # noqa: F401
-    except ImportError as e:  # pragma: no cover - depends on the extra
-        raise ImportError("training needs jax and optax: pip install 'dominoai[learn]'") from e
+    from .training import require_jax
+    jnp = require_jax()
     from . import jaxnet
     from .model import Model, new_model
     from .training import check_settings, fit

@@ -289,19 +289,21 @@ def _load_checkpoint(path: Path, params, opt_state):
     return params, opt_state, league, state["log"], state["settings"]
 
 
+def _buffers(steps: int, n: int, obs, mask) -> tuple:
+    """A rollout's arrays, ``(steps, n, ...)``: observations, masks, actions,
+    log-probabilities, values, rewards and hand ends."""
+    return (np.empty((steps, n, obs.shape[1]), np.float32), np.empty((steps, n, mask.shape[1]), bool),
+            np.empty((steps, n), np.int32), np.empty((steps, n), np.float32), np.empty((steps, n), np.float32),
+            np.zeros((steps, n), np.float32), np.zeros((steps, n), bool))
+
+
 def _rollout_hard(env, params, scale, act, steps, key):
     """``steps`` learner decisions in every game of ``env`` (opponents in
     the kernels): the arrays of :func:`gae` and the batch rows."""
     jax, jnp, _ = _jax()
     n = env.num_envs
     obs, mask = env.obs, env.mask
-    O = np.empty((steps, n, obs.shape[1]), np.float32)
-    M = np.empty((steps, n, mask.shape[1]), bool)
-    A = np.empty((steps, n), np.int32)
-    LP = np.empty((steps, n), np.float32)
-    V = np.empty((steps, n), np.float32)
-    R = np.zeros((steps, n), np.float32)
-    D = np.zeros((steps, n), bool)
+    O, M, A, LP, V, R, D = _buffers(steps, n, obs, mask)
     for t in range(steps):
         O[t] = obs
         M[t] = mask
@@ -322,13 +324,7 @@ def _rollout_league(env, params, scale, act, steps, key, league_packed, rng):
     lseat = (np.arange(n) % players).astype(np.int64)
     member = rng.integers(len(league_packed), size=n)
     obs, mask = env.obs, env.mask
-    O = np.empty((steps, n, obs.shape[1]), np.float32)
-    M = np.empty((steps, n, mask.shape[1]), bool)
-    A = np.empty((steps, n), np.int32)
-    LP = np.empty((steps, n), np.float32)
-    V = np.empty((steps, n), np.float32)
-    R = np.zeros((steps, n), np.float32)
-    D = np.zeros((steps, n), bool)
+    O, M, A, LP, V, R, D = _buffers(steps, n, obs, mask)
     Lr = np.zeros((steps, n), bool)
     rows = np.arange(n)
     for t in range(steps):

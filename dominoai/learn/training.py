@@ -102,6 +102,19 @@ def load_arrays(path, fields, what: str, version_key: str, version: int) -> tupl
     return data, meta
 
 
+def require_jax():
+    """``jax.numpy`` for training.
+
+    :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
+    """
+    try:
+        import jax.numpy as jnp
+        import optax  # noqa: F401
+    except ImportError as e:  # pragma: no cover - depends on the extra
+        raise ImportError("training needs jax and optax: pip install 'dominoai[learn]'") from e
+    return jnp
+
+
 def run_kind(folder) -> str | None:
     """The kind of training run (``"policy"``, ``"value"`` or ``"ppo"``) a
     ``dominoai train`` folder holds, read from its checkpoint or dataset;
