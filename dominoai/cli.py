@@ -13,8 +13,9 @@ Subcommands::
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
-    dominoai train --variant NAME [--kind policy|value] --deals N --epochs E --out DIR [--jobs N] [--resume]
-    dominoai train --variant NAME --kind ppo [--init MODEL] --iterations N --out DIR [--resume]
+    dominoai train --variant NAME [--kind policy|value] --deals N --epochs E --out DIR [--name NAME]
+                   [--jobs N] [--resume]
+    dominoai train --variant NAME --kind ppo [--init MODEL] --iterations N --out DIR [--name NAME] [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
@@ -451,6 +452,9 @@ def _add_train(sub) -> None:
     tr.add_argument("--backend", choices=("dask", "ray"),
                     help="policy, value: play the teacher on a cluster through joblib")
     tr.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
+    tr.add_argument("--name", metavar="NAME",
+                    help="the model's name, as results record it beside its hash: letters, digits, '.', '_', "
+                         "'+' and '-' (default: the --out folder's name)")
     tr.add_argument("--resume", action="store_true",
                     help="go on in DIR: reuse its dataset (policy, value) and continue from its checkpoint")
     tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
@@ -470,9 +474,41 @@ _TRAIN_OPTIONS = {
 }
 
 
-def _cmd_train(args) -> int:
-    import os
+#: options of ``train`` that need another to act: (option, its condition on
+#: the arguments, the refusal); checked on the options as given, before the
+#: defaults are filled in
+_TRAIN_NEEDS = (
+    ("keep_best", lambda a: a.held_out is None or not a.held_out <= 0,
+     "--keep-best picks the epoch by its held-out loss: it needs --held-out above 0"),
+    ("max_nodes", lambda a: a.exact is None or a.exact > 0,
+     "--max-nodes is the exact solve's budget: it needs --exact above 0"),
+)
 
+#: the characters of a model's name (results record it beside the hash)
+_MODEL_NAME = r"[A-Za-z0-9][A-Za-z0-9._+-]*"
+
+
+def _model_name(args) -> str:
+    """The trained model's name: ``--name``, else the ``--out`` folder's
+    name; a note on stderr when a shipped model has it (``neural:model=NAME``
+    names the shipped one; a trained model is given by its file)."""
+    import os
+    import re
+
+    given = args.name is not None
+    name = args.name if given else os.path.basename(os.path.abspath(args.out))
+    if not re.fullmatch(_MODEL_NAME, name):
+        where = f"--name {name!r}" if given else f"the --out folder's name {name!r}"
+        raise UsageError(f"{where} cannot name a model: use letters, digits, '.', '_', '+' and '-'"
+                         + ("" if given else " (or give --name)"))
+    from .learn.model import shipped_models
+    if name in shipped_models():
+        print(f"dominoai: note: a shipped model is also named {name!r}; results tell the two apart by their "
+              f"hash only (give another --name to tell them apart by name)", file=sys.stderr)
+    return name
+
+
+def _cmd_train(args) -> int:
     from .rules import preset_names
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
@@ -481,11 +517,52 @@ def _cmd_train(args) -> int:
         if k not in own and getattr(args, k) is not None:
             kinds = " or ".join(kind for kind, opts in _TRAIN_OPTIONS.items() if k in opts)
             raise UsageError(f"--{k.replace('_', '-')} is an option of --kind {kinds}, not of --kind {args.kind}")
+    for k, ok, refusal in _TRAIN_NEEDS:
+        if k in own and getattr(args, k) and not ok(args):
+            raise UsageError(refusal)
     for k, v in own.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
-    if args.kind == "ppo":
-        return _cmd_train_ppo(args)
+    with _cleared_if_empty(args.out):
+        if args.kind == "ppo":
+            return _cmd_train_ppo(args)
+        return _cmd_train_teaching(args)
+
+
+def _cleared_if_empty(out):
+    """A context: when the body fails or is interrupted (Ctrl-C), remove the
+    folders of ``out``'s path it made, if no file was written in them. A
+    folder that existed before is never removed."""
+    import contextlib
+    import os
+    import shutil
+    from pathlib import Path
+
+    from ._files import nearest_existing
+    have = nearest_existing(out)
+    target = Path(os.path.abspath(out))
+    top = None          # the first folder of the path that does not exist yet
+    if have != target:
+        top = target
+        while top.parent != have:
+            top = top.parent
+
+    @contextlib.contextmanager
+    def ctx():
+        try:
+            yield
+        except BaseException:
+            if top is not None and top.is_dir() and all(p.is_dir() for p in top.rglob("*")):
+                shutil.rmtree(top, ignore_errors=True)
+            raise
+    return ctx()
+
+
+def _cmd_train_teaching(args) -> int:
+    """``dominoai train --kind policy|value``: every option checked before
+    anything is written."""
+    import os
+
     policy = args.kind == "policy"
     try:
         hidden = tuple(int(x) for x in args.hidden.split(","))
@@ -513,9 +590,10 @@ def _cmd_train(args) -> int:
         import optax  # noqa: F401
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
+    name = _model_name(args)
     common = dict(epochs=args.epochs, teacher=args.teacher, hidden=hidden, batch=args.batch,
                   learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed, jobs=args.jobs,
-                  backend=args.backend, resume=args.resume, progress=args.progress)
+                  backend=args.backend, resume=args.resume, progress=args.progress, name=name)
     try:
         if policy:
             from .learn.imitation import train_run
@@ -531,13 +609,15 @@ def _cmd_train(args) -> int:
     except OSError as e:
         raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
     last = res.log[-1]
+    part = "held" if args.held_out > 0 else "train"     # without held-out hands: the training rows'
+    where = "held-out" if part == "held" else "training-row"
     if policy:
         print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
-              f"held-out accuracy {last['held_accuracy']:.3f}, loss {last['held_loss']:.3f} "
+              f"{where} accuracy {last[part + '_accuracy']:.3f}, loss {last[part + '_loss']:.3f} "
               f"after {last['epoch']} epochs")
     else:
         print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
-              f"held-out mean squared error {last['held_mse']:.3f} after {last['epoch']} epochs")
+              f"{where} mean squared error {last[part + '_mse']:.3f} after {last['epoch']} epochs")
     return 0
 
 
@@ -563,11 +643,12 @@ def _cmd_train_ppo(args) -> int:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
     from .learn.model import default_model_name, load_model
     from .learn.ppo import train_run
+    name = _model_name(args)
     try:
         init = args.init or default_model_name(args.variant, "policy")
         if load_model(init, preset=args.variant, kind="policy").has_action_features:
             raise UsageError(f"--init {init}: PPO trains policies without the action-feature block")
-        res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress,
+        res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress, name=name,
                         iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
                         hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
                         learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
@@ -884,12 +965,33 @@ def _note_idle(args, bots, rules) -> None:
     if rules is None:
         return
     specs = [x for b in bots for x in (b if isinstance(b, (tuple, list)) else (b,))]
+    notes = []
     for spec in dict.fromkeys(specs):
+        _refuse_missing_model(spec, rules)
         idle = idle_named(spec, rules)
         if idle:
             why = "; ".join(f"{k} {r}" for k, r in idle.items())
-            print(f"dominoai: note: bot {spec!r} plays as without {', '.join(idle)} "
-                  f"under {args.variant}: {why}", file=sys.stderr)
+            notes.append(f"dominoai: note: bot {spec!r} plays as without {', '.join(idle)} "
+                         f"under {args.variant}: {why}")
+    for note in notes:     # only once every bot can play: a refused run prints its refusal alone
+        print(note, file=sys.stderr)
+
+
+def _refuse_missing_model(spec: str, rules) -> None:
+    """Refuse (one line) a bot spec whose learned model cannot be loaded
+    under ``rules`` (no model shipped for the preset, one of another preset
+    or players), as :func:`run_tournament` would when it names the models."""
+    from .bots import make_bot
+    from .learn.model import ModelError
+    try:
+        bot = make_bot(spec)
+        if hasattr(bot, "use_rules"):
+            bot.use_rules(rules)
+        getattr(bot, "model_ident", None)       # loads the bot's models, as the provenance does
+    except ModelError as e:
+        raise _usage(e) from None
+    except Exception:  # noqa: BLE001 - anything else is run_tournament's to report, as before
+        return
 
 
 def _cmd_plot(args) -> int:

@@ -194,11 +194,16 @@ def _bot_count(name: str, slow: bool) -> int:
 
 def bot_tables(name: str) -> list:
     """The tables a package bot plays: all of them, but for ``neural``
-    only those of the presets with a shipped policy (elsewhere it refuses,
-    as :func:`test_neural_refuses_a_preset_without_a_model` checks)."""
+    only those of the presets with a shipped policy, at the players it was
+    trained for (elsewhere it refuses, as
+    :func:`test_neural_refuses_a_preset_without_a_model` and
+    ``tests/test_neural.py`` check)."""
     if name == "neural":
         from dominoai.bots.neural import NeuralBot
-        return [t for t in TABLES if t[0] in NeuralBot.PRESET_DEFAULTS]
+        from dominoai.learn.model import load_model
+        trained = {p: load_model(d["model"]).players for p, d in NeuralBot.PRESET_DEFAULTS.items()}
+        return [t for t in TABLES if t[0] in trained
+                and t[1].get("players", dominoai.get_rules(t[0]).players) == trained[t[0]]]
     return TABLES
 
 

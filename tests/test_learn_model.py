@@ -256,3 +256,76 @@ def test_generation_resumes_from_its_parts(tmp_path):
     # the same rows as a generation without parts
     plain = generate("block", 2, teacher="easy", chunk=1)
     np.testing.assert_array_equal(plain["action"], full["action"])
+
+
+# ---------------------------------------------------------------- corrupt files, players, constants' docs
+def test_a_corrupt_model_file_is_refused_in_one_line(tmp_path):
+    from dominoai.errors import InputError
+    text = tmp_path / "notes.npz"
+    text.write_text("these are my notes, not a model\n")
+    with pytest.raises(InputError, match=r"^not a dominoai model file: .*notes\.npz \(it is not an \.npz archive\)$"):
+        load_model(text)
+    other = tmp_path / "other.npz"
+    np.savez(other, a=np.zeros(3))
+    with pytest.raises(ModelError, match=r"^not a dominoai model file: .*other\.npz \(it has no 'header' array\)$"):
+        load_model(other)
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(_random_model().save(tmp_path / "whole.npz").read_bytes()[:2000])
+    with pytest.raises(ModelError, match=r"^not a dominoai model file: .*cut\.npz \("):
+        load_model(cut)
+    for f in (text, other, cut):
+        with pytest.raises(ModelError) as e:
+            load_model(f)
+        assert "\n" not in str(e.value) and "pickle" not in str(e.value)
+
+
+@pytest.mark.parametrize("where, value", [("w1", np.nan), ("b0", np.inf), ("scale", -np.inf)])
+def test_non_finite_weights_are_refused(tmp_path, where, value):
+    m = _random_model()
+    if where == "scale":
+        m.scale[3] = value
+    else:
+        i, j = int(where[1]), 0 if where[0] == "w" else 1
+        m.params[i][j].flat[5] = value
+    p = m.save(tmp_path / "nan.npz")
+    with pytest.raises(ModelError, match=rf"^non-finite weights in .*nan\.npz: {where} hold NaN or infinite"):
+        load_model(p)
+
+
+def test_the_players_a_model_was_trained_for(tmp_path):
+    from dominoai.learn.model import check_players
+    m = _random_model()
+    assert m.header["players"] == 2 and m.players == 2
+    p = _tamper(tmp_path)
+    with np.load(p) as z:                      # a header written before the players were recorded
+        arrays = {k: z[k] for k in z.files}
+    h = json.loads(str(arrays["header"][()]))
+    del h["players"]
+    arrays["header"] = np.array(json.dumps(h))
+    np.savez(tmp_path / "old.npz", **arrays)
+    assert load_model(tmp_path / "old.npz").players == 2
+    assert load_model("kozel-policy").players == 4              # Kozel is played by four
+    assert load_model("kozel-policy", players=4).preset == "kozel"
+    with pytest.raises(ModelError, match="^model 'block-policy' was trained on 2-player hands of block, "
+                                         "not 3-player ones$"):
+        load_model("block-policy", players=3)
+    check_players(m, 2)
+    with pytest.raises(ModelError, match="not a dominoai model file: .*its players 5 are not 2, 3 or 4"):
+        load_model(_tamper(tmp_path, players=5))
+
+
+def test_public_constants_have_a_doc_comment():
+    """Every public constant of these modules has a ``#:`` comment right
+    above it (the API pages show it)."""
+    import ast
+    import importlib
+    import inspect
+    for name in ("dominoai.learn.features", "dominoai.learn.model", "dominoai.learn.value_model",
+                 "dominoai.learn.ppo"):
+        mod = importlib.import_module(name)
+        src = inspect.getsource(mod).splitlines()
+        for node in ast.parse("\n".join(src)).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                var = node.targets[0].id
+                if var in mod.__all__:
+                    assert src[node.lineno - 2].lstrip().startswith("#:"), f"{name}.{var} has no #: comment"

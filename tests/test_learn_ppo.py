@@ -134,6 +134,41 @@ def test_a_resumed_run_ends_with_identical_params(tmp_path):
                   **{**TINY, "seed": 6})
 
 
+def test_steps_shorter_than_a_hand_still_learn_from_finished_hands():
+    """One decision per game slot cannot finish a Block hand: the iteration
+    plays on until hands have ended, so it has decisions to learn from and
+    every loss is a number (never NaN from an empty batch)."""
+    from dominoai.learn.ppo import train_ppo
+    res = train_ppo("block", "block-policy", iterations=2, **{**TINY, "steps": 1, "value_warmup": 0})
+    for e in res.log:
+        assert e["decisions"] > 0 and e["hands"] > 0
+        for k in ("margin_hard", "margin_league", "policy_loss", "value_loss", "entropy", "kl_init",
+                  "approx_kl", "clip_fraction"):
+            assert np.isfinite(e[k]), (k, e)
+    assert res.log[1]["hands"] > res.log[0]["hands"]
+    assert all(np.isfinite(w).all() for w, _ in res.model.params)
+
+
+def test_unknown_options_name_the_valid_ones(tmp_path):
+    from dominoai.errors import InputError
+    from dominoai.learn import ppo
+    from dominoai.learn.training import fit
+    from dominoai.learn.value import value_run
+    with pytest.raises(InputError, match=r"^train_ppo\(\) has no option 'bogus'; its options: preset, init, "
+                                         r"checkpoint_dir, resume, progress, iterations, num_envs, steps, ") as e:
+        ppo.train_ppo("block", bogus=1)
+    assert e.value.field == "bogus" and e.value.value == 1
+    with pytest.raises(InputError, match=r"^train_run\(\) has no option 'iteration'; its options: out, preset, "
+                                         r"init, resume, progress, name, iterations, "):
+        ppo.train_run(tmp_path / "run", "block", iteration=3)
+    with pytest.raises(InputError, match=r"^value_run\(\) has no option 'rollout'; its options: out, preset, "
+                                         r"deals, teacher, rollouts, "):
+        value_run(tmp_path / "v", "draw", 2, rollout=4)
+    with pytest.raises(InputError, match=r"^fit\(\) has no option 'epoch'; its options: params, loss, "):
+        fit(None, None, None, (), {}, np.zeros(0), epoch=3)
+    assert not (tmp_path / "run").exists() and not (tmp_path / "v").exists()
+
+
 # ---------------------------------------------------------------- the command
 @pytest.mark.parametrize("argv, words", [
     (["--kind", "ppo", "--init", "no-such-model"], "unknown model 'no-such-model'"),
@@ -170,7 +205,8 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     assert main(argv) == 0
     m = load_model(out / "model.npz", preset="block", kind="policy")
     h = m.header
-    assert h["name"] == "block-ppo" and h["encoding_version"] == ENCODING_VERSION and h["preset"] == "block"
+    assert h["name"] == "run" and h["encoding_version"] == ENCODING_VERSION and h["preset"] == "block"
+    assert h["players"] == 2
     assert h["code_hash"] == code_hash() and m.layers == (153, 128, 128, 113)
     assert h["training_command"].startswith("dominoai train --variant block --kind ppo --init block-policy "
                                             "--iterations 2 --num-envs 8 --steps 4")
@@ -179,7 +215,7 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     assert json.loads(json.dumps(h)) == h and "--out" not in h["training_command"]
     assert {"log.parquet", "curve.png", "checkpoint.npz", "model.npz"} <= {p.name for p in out.iterdir()}
     bot = make_bot(f"neural:model={out / 'model.npz'}")
-    assert bot.model_ident is not None and bot.model_ident.startswith("block-ppo@")
+    assert bot.model_ident is not None and bot.model_ident.startswith("run@")
     # a second run in the same folder is refused without --resume; with it, nothing more is trained
     capsys.readouterr()
     assert main(argv) == 2

@@ -91,6 +91,49 @@ def test_a_model_of_another_preset_is_refused(model_file):
         make_bot("neural:temperature=-1")
 
 
+def test_a_table_of_another_size_is_refused(model_file):
+    bot = make_bot(f"neural:model={model_file}")
+    for players in (3, 4):
+        obs = Match("block", players=players, seed=1).new_hand().observe()
+        with pytest.raises(ModelError, match="^model 'tiny' was trained on 2-player hands of block, "
+                                             f"not {players}-player ones$"):
+            bot.act(obs)
+    assert bot.act(Match("block", seed=1).new_hand().observe()).code >= 0     # its own size still plays
+    # the shipped Kozel policy (a header from before the players were recorded) plays Kozel's four
+    kozel = make_bot("neural")
+    h = Match("kozel", seed=3).new_hand()
+    for _ in range(8):
+        obs = h.observe()
+        assert obs.rules.players == 4
+        h.play(kozel.act(obs))
+    assert kozel.model_ident.startswith("kozel-policy@")
+
+
+def test_a_refused_model_gets_one_line_and_no_note(capsys, tmp_path):
+    """A learned part with no model for the preset: the refusal alone, before
+    the note on its idle parameter, and nothing played."""
+    out = tmp_path / "r.parquet"
+    assert main(["tournament", "--variant", "fives", "--bots", "insane:play_model=neural,hard", "--hands", "2",
+                 "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("dominoai: error: no policy model is shipped for fives; presets with one: "
+                   "all_fives, block, draw, kozel\n")
+    assert not out.exists()
+    assert main(["tournament", "--variant", "draw", "--players", "3", "--bots", "neural,hard", "--hands", "2",
+                 "--no-progress"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: model 'draw-policy' was trained on 2-player hands "
+                                       "of draw, not 3-player ones\n")
+
+
+def test_a_corrupt_model_is_one_line_in_a_command(tmp_path, capsys):
+    bad = tmp_path / "notes.npz"
+    bad.write_text("not a model")
+    for bots in (f"neural:model={bad},hard", f"insane:rollout_policy=neural,policy_model={bad},hard"):
+        assert main(["tournament", "--variant", "block", "--bots", bots, "--hands", "2", "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"not a dominoai model file: {bad} (it is not an .npz archive)" in err
+
+
 def test_the_provenance_names_the_model_by_hash(model_file, tmp_path):
     from dominoai.tournament import run_tournament
     spec = f"neural:model={model_file}"
@@ -131,6 +174,7 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     assert [p.name for p in (out / "data-parts").iterdir()] == ["part-0000000.npz"]    # 3 deals: one chunk
     m = load_model(out / "model.npz", preset="block", kind="policy")
     assert m.layers == (153, 16, 113) and m.header["teacher"] == "medium"
+    assert m.name == "run" and m.players == 2             # named after its folder, not the shipped model
     assert m.header["training_command"].startswith("dominoai train --variant block --kind policy --deals 3 ")
     assert str(tmp_path) not in str(m.header)
     assert m.header["data"]["deals"] == 3 and m.header["data"]["hands"] == 6
@@ -153,6 +197,12 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     (["--variant", "draw", "--kind", "value", "--hidden", "8,x"], "--hidden must be positive integers"),
     (["--variant", "draw", "--kind", "critic"], "invalid choice: 'critic'"),
     (["--variant", "block", "--weight-decay", "-0.1"], "--weight-decay must be 0 or a positive number"),
+    (["--variant", "block", "--held-out", "0", "--keep-best"],
+     "--keep-best picks the epoch by its held-out loss: it needs --held-out above 0"),
+    (["--variant", "draw", "--kind", "value", "--exact", "0", "--max-nodes", "500"],
+     "--max-nodes is the exact solve's budget: it needs --exact above 0"),
+    (["--variant", "block", "--name", "my model"], "--name 'my model' cannot name a model"),
+    (["--variant", "block", "--name", "mine@2"], "--name 'mine@2' cannot name a model"),
 ])
 def test_train_kinds_refuse_bad_input(tmp_path, capsys, args, words):
     out = tmp_path / "run"
@@ -186,3 +236,43 @@ def test_train_a_value_network_on_tiny_data(tmp_path, capsys):
     assert load_value_model(out / "model.npz").sha256 == m.sha256
     assert main([*args[:-3], "--rollouts", "3", "--out", str(out), "--resume", "--no-progress"]) == 2
     assert "other settings (rollouts 2)" in capsys.readouterr().err
+
+
+def test_the_model_name_and_a_shipped_one(tmp_path, capsys):
+    """A trained model is named by --name or its folder; a shipped model's
+    name is allowed (neural:model=NAME always names the shipped model, a
+    trained one is given by its file) with a note."""
+    import argparse
+
+    from dominoai.cli import _model_name
+    assert _model_name(argparse.Namespace(name=None, out=str(tmp_path / "runs" / "b-1"))) == "b-1"
+    assert _model_name(argparse.Namespace(name="mine.v2", out=str(tmp_path))) == "mine.v2"
+    assert capsys.readouterr().err == ""
+    assert _model_name(argparse.Namespace(name=None, out=str(tmp_path / "block-policy"))) == "block-policy"
+    assert capsys.readouterr().err.startswith("dominoai: note: a shipped model is also named 'block-policy'")
+    assert make_bot("neural:model=block-policy").model_ident == load_model("block-policy").ident
+
+
+def _interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("made, kept", [(None, False), ("empty", True), ("earlier", True)])
+def test_an_interrupted_run_leaves_no_empty_folder(tmp_path, capsys, monkeypatch, made, kept):
+    """Ctrl-C before the first file: the folders the run made go; a folder
+    the user made, or one holding an earlier run's files, stays as it was."""
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    import dominoai.learn.imitation as imitation
+    monkeypatch.setattr(imitation, "generate", _interrupted)
+    out = tmp_path / "runs" / "block" if made is None else tmp_path / "run"
+    if made:
+        out.mkdir()
+    if made == "earlier":
+        (out / "data-parts").mkdir()
+        (out / "data-parts" / "part-0000000.npz").write_bytes(b"an earlier chunk")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert main(["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--out", str(out),
+                 "--resume", "--no-progress"]) == 130
+    assert capsys.readouterr().err.startswith("dominoai: interrupted")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert out.exists() == kept

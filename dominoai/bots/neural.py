@@ -17,7 +17,9 @@ adds their learned weighting to the logits, in one kernel too
 ``model``: a shipped model's name (``block-policy``; ``dominoai bots``
 lists them) or a ``.npz`` file; empty (the default): the shipped policy of
 the table's preset. A preset without one, or a model trained for another
-preset, is refused with one line when the bot meets the table's rules.
+preset or another number of players (a model records the players it was
+trained for: the shipped ones, the preset's count), is refused with one
+line when the bot meets the table's rules.
 :attr:`NeuralBot.model_ident` names the model as results record it:
 ``NAME@HASH12``, the first 12 hex digits of its content hash.
 """
@@ -37,10 +39,12 @@ __all__ = ["NeuralBot"]
 _CACHE: dict = {}
 
 
-def _load(name: str, preset: str | None):
+def _load(name: str, preset: str | None, players: int | None = None):
     """A model by name or file, kept for the process: a shipped model per
-    name, a file per (name, modification time)."""
-    from ..learn.model import load_model, shipped_models
+    name, a file per (name, modification time); with ``preset`` and
+    ``players``, refused (:class:`~dominoai.learn.model.ModelError`) when
+    trained for another."""
+    from ..learn.model import check_players, load_model, shipped_models
     m = _CACHE.get(name)          # a shipped model, loaded before
     if m is None:
         if name in shipped_models():
@@ -57,6 +61,8 @@ def _load(name: str, preset: str | None):
     if preset is not None and m.preset != preset:
         from ..learn.model import ModelError
         raise ModelError(f"model {m.name!r} was trained for {m.preset}, not for {preset}")
+    if players is not None:
+        check_players(m, players)
     return m
 
 
@@ -86,7 +92,7 @@ class NeuralBot(BaseBot):
         #: a greedy policy draws no random numbers
         self.uses_seed = self.temperature > 0
         self._model = _load(self.model, None) if self.model else None
-        self._for: str | None = None
+        self._for: tuple | None = None
         from ..engine.encode import N_ACTIONS, OBS_SIZE
         self._x = np.empty(OBS_SIZE, np.float32)
         self._logits = np.empty(N_ACTIONS, np.float32)
@@ -97,14 +103,15 @@ class NeuralBot(BaseBot):
         preset's shipped policy).
 
         :raises ModelError: no shipped policy for the preset (naming the
-            presets that have one), or a model trained for another preset.
+            presets that have one), or a model trained for another preset
+            or another number of players.
         """
         super().use_rules(rules)
-        if rules.preset == self._for:
+        if (rules.preset, rules.players) == self._for:
             return
         from ..learn.model import default_model_name
         name = self.model or default_model_name(rules.preset, "policy")
-        m = _load(name, rules.preset)
+        m = _load(name, rules.preset, rules.players)
         self._model = m
         self._packed = m.packed(block=True)
         w = max(m.layers[1:])
@@ -115,7 +122,7 @@ class NeuralBot(BaseBot):
             self._fx = (m.action[0], m.action[1], rules.vector(), rules.players)
             self._fs = (np.empty(len(m.action[1]), np.float32), self._logits,
                         np.zeros((MAX_MOVES, N_ACTION_FEATURES), np.float32), *FeatureScratch().args())
-        self._for = rules.preset
+        self._for = (rules.preset, rules.players)
 
     @property
     def model_ident(self) -> str | None:

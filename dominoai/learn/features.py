@@ -59,19 +59,27 @@ __all__ = ["ACTION_FEATURES", "ACTION_FEATURES_VERSION", "N_ACTION_FEATURES", "S
            "decode_into", "action_features_into", "action_features", "dataset_features", "add_feature_term",
            "forward_features_batch", "policy_pick_features"]
 
-#: the names of the feature axis, in order (``hard``'s features, then ``own_next``)
+#: the names of the feature axis, in order (``tuple`` of ``str``: ``hard``'s
+#: features, then ``own_next``); a policy's header lists them
 ACTION_FEATURES = tuple(FEATURES) + ("own_next",)
+#: the length of the feature axis (``int``, 10): the last axis of every
+#: features array (``(MAX_MOVES, N_ACTION_FEATURES)`` per decision)
 N_ACTION_FEATURES = len(ACTION_FEATURES)
+#: the index of ``own_next`` on the feature axis (``int``)
 F_OWN_NEXT = N_FEATURES
-#: the version of the block's layout and meaning; a model records it
+#: the version of the block's layout and meaning (``int``); a model records it
+#: and is refused under another
 ACTION_FEATURES_VERSION = 1
 
 _W = DEFAULT_WEIGHTS.copy()
 _HIGH = TILE_HIGH.copy()
 _LOW = TILE_LOW.copy()
 _ONE = np.int64(1)
-#: the block's starting bias: ``hard``'s weights, 0 for ``own_next``
-#: (``float32``, ``(N_ACTION_FEATURES,)``)
+#: the block's starting bias ``fb`` (``float32``, ``(N_ACTION_FEATURES,)``):
+#: the weight of each feature in a legal action's logit before training,
+#: ``hard``'s weights (:data:`dominoai.bots.hard.DEFAULT_WEIGHTS`), 0 for
+#: ``own_next``; a policy trained with the block starts from it (and from
+#: ``fw`` = 0), near ``hard``'s weighting of its moves
 START_WEIGHTS = np.concatenate([DEFAULT_WEIGHTS[:N_FEATURES], np.zeros(N_ACTION_FEATURES - N_FEATURES)]
                                ).astype(np.float32)
 

@@ -28,6 +28,10 @@ The header's fields:
 ``encoding_version``   :data:`~dominoai.engine.encode.ENCODING_VERSION` it was
                        trained on
 ``preset``             the preset it was trained for (``"block"``)
+``players``            the players at the tables it was trained on (the
+                       preset's count; a header without it, written before
+                       it was recorded, means the preset's count, the only
+                       one a model was trained for then)
 ``layers``             the layer sizes, ``[153, 128, 128, 113]``
 ``training_command``   the command that trained it
 ``data``               the data sizes (``{"deals": .., "decisions": ..}``)
@@ -45,9 +49,10 @@ model by ``name`` and hash (:attr:`Model.ident`), never by a path.
 
 :func:`load_model` finds a shipped model by name (the files of
 ``dominoai/learn/models/``, :func:`shipped_models`) or reads a file, and
-refuses with one line (:class:`ModelError`) a file that is not a model, or
-whose encoding version, kind or preset does not match, or whose
-action-feature block is not this dominoai's. The forward pass runs
+refuses with one line (:class:`ModelError`) a file that is not a model or
+holds a NaN or infinite number, or whose encoding version, kind, preset or
+players do not match, or whose action-feature block is not this
+dominoai's. The forward pass runs
 in the numba kernels of :mod:`dominoai.learn.forward` (no JAX at play
 time); :mod:`dominoai.learn.jaxnet` defines the same network in JAX for
 training.
@@ -59,6 +64,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,13 +73,17 @@ import numpy as np
 
 from .._files import atomic_write
 from ..engine.encode import ENCODING_VERSION, F_RAW, N_ACTIONS, OBS_SIZE
-from ..rules import preset_names
+from ..errors import InputError
+from ..rules import get_rules, preset_names
 from .forward import forward_batch
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale",
-           "new_model", "load_model", "read_model_file", "shipped_models", "default_model_name", "code_hash"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale", "new_model",
+           "load_model", "check_players", "read_model_file", "shipped_models", "default_model_name", "code_hash"]
 
+#: the header's ``format``: what a model file says it is (``str``)
 FORMAT = "dominoai-mlp"
+#: the newest header ``format_version`` this dominoai reads and writes (``int``):
+#: 2, a policy with the action-feature block
 FORMAT_VERSION = 2
 #: the format version of a model without the action-feature block
 PLAIN_FORMAT_VERSION = 1
@@ -83,10 +93,15 @@ KINDS = ("policy", "value")
 MODELS_DIR = Path(__file__).parent / "models"
 
 
-class ModelError(ValueError):
-    """A model file that cannot be used here: not a model, another encoding
-    version, kind or preset, or an unknown name. The message is one line
-    (the command line prints it and exits with status 2)."""
+class ModelError(InputError):
+    """A model file that cannot be used here: not a model, non-finite
+    weights, another encoding version, kind, preset or players, or an
+    unknown name. The message is one line (the command line prints it and
+    exits with status 2). An :class:`~dominoai.errors.InputError` (so a
+    ``ValueError``) of the argument ``field`` (default ``"model"``)."""
+
+    def __init__(self, message: str, field: str = "model", value=None):
+        super().__init__(field, value, str(message).replace("$", "$$"))
 
 
 def input_scale() -> np.ndarray:
@@ -137,6 +152,13 @@ class Model:
         return self.header["preset"]
 
     @property
+    def players(self) -> int:
+        """The players at the tables the model was trained on: the
+        header's ``players``, or, in a header written before it was
+        recorded, the preset's player count (the only one then trained for)."""
+        return int(self.header.get("players") or get_rules(self.preset).players)
+
+    @property
     def layers(self) -> tuple:
         """The layer sizes, input first: ``(153, 128, 128, 113)``."""
         return tuple(int(x) for x in self.header["layers"])
@@ -180,7 +202,8 @@ class Model:
         """A model of ``params`` (a sequence of ``(w, b)`` pairs, or of dicts
         with ``"w"`` and ``"b"``, any array type: JAX's too) for ``kind`` and
         ``preset``; ``header`` adds or overrides header fields
-        (``name``, ``training_command``, ``data``). ``action``: ``(fw, fb)``
+        (``name``, ``training_command``, ``data``; ``players`` defaults to
+        the preset's count). ``action``: ``(fw, fb)``
         (or ``{"fw", "fb"}``) of the action-feature block, for a policy.
 
         :raises ModelError: an unknown kind or preset, or shapes that do not
@@ -197,6 +220,7 @@ class Model:
             action = (np.asarray(action[0], np.float32).copy(), np.asarray(action[1], np.float32).copy())
         head = {"format": FORMAT, "format_version": PLAIN_FORMAT_VERSION, "name": "", "kind": kind,
                 "encoding_version": ENCODING_VERSION, "preset": preset, "layers": layers,
+                **({"players": get_rules(preset).players} if preset in preset_names() else {}),
                 "training_command": "", "data": {}, "code_hash": code_hash(),
                 "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         if action is not None:
@@ -379,8 +403,10 @@ def read_model_file(name_or_path, kind: str | None = None, action: bool = False)
     action-feature block, or None. ``kind`` words the hint for an unknown
     name: the shipped models of that kind.
 
-    :raises ModelError: an unknown name, a file that cannot be read or is
-        not a model of this format, a newer format version (one line each).
+    :raises ModelError: an unknown name, a file that cannot be read, is
+        not a model of this format (``not a dominoai model file: ...``) or
+        holds a NaN or infinite number (``non-finite weights in ...``), a
+        newer format version (one line each).
     """
     text = str(name_or_path)
     shipped = shipped_models()
@@ -394,44 +420,81 @@ def read_model_file(name_or_path, kind: str | None = None, action: bool = False)
             raise ModelError(f"unknown {what} {text!r}; shipped {what}s: {', '.join(have) or 'none'} "
                              "(or give a .npz file)")
         where = f"model file {path.name}"
+        shown = text
     else:
         path = shipped[text]
         where = f"model {text!r}"
+        shown = f"{path.name} (the shipped model {text!r})"
+
+    def refuse(why: str) -> ModelError:
+        return ModelError(f"not a dominoai model file: {shown} ({why})")
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as e:
+        raise ModelError(f"cannot read the model file {shown}: {e.strerror or e}") from None
+    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):     # a zip archive's first bytes, as every .npz's
+        raise refuse("it is not an .npz archive")
     try:
         with np.load(path, allow_pickle=False) as z:
-            header = json.loads(str(z["header"][()]))
-            scale = np.asarray(z["scale"], np.float32)
+            for k in ("header", "scale", "w0", "b0"):
+                if k not in z.files:
+                    raise refuse(f"it has no {k!r} array")
+            try:
+                header = json.loads(str(z["header"][()]))
+            except ValueError:
+                raise refuse("its header is not JSON") from None
+            arrays = {"scale": np.asarray(z["scale"], np.float32)}
             n = sum(1 for k in z.files if k.startswith("w"))
-            params = [(np.asarray(z[f"w{i}"], np.float32), np.asarray(z[f"b{i}"], np.float32))
-                      for i in range(n)]
-            block = ((np.asarray(z["fw"], np.float32), np.asarray(z["fb"], np.float32))
-                     if "fw" in z.files and "fb" in z.files else None)
-    except Exception as e:  # noqa: BLE001 - any failure to read is "not a model"
-        raise ModelError(f"{where} is not a dominoai model ({type(e).__name__}: "
-                         f"{str(e).splitlines()[0] if str(e) else 'unreadable'})") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ModelError(f"{where} is not a dominoai model (format {header.get('format')!r}, "
-                         f"expected {FORMAT!r})" if isinstance(header, dict) else
-                         f"{where} is not a dominoai model (its header is not an object)")
+            for i in range(n):
+                for k in (f"w{i}", f"b{i}"):
+                    if k not in z.files:
+                        raise refuse(f"it has no {k!r} array")
+                    arrays[k] = np.asarray(z[k], np.float32)
+            if "fw" in z.files and "fb" in z.files:
+                arrays["fw"], arrays["fb"] = np.asarray(z["fw"], np.float32), np.asarray(z["fb"], np.float32)
+    except ModelError:
+        raise
+    except zipfile.BadZipFile:
+        raise refuse("a damaged .npz archive") from None
+    except Exception as e:  # noqa: BLE001 - any other failure to read is "not a model"
+        raise refuse(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else 'unreadable'}") from None
+    if not isinstance(header, dict):
+        raise refuse("its header is not a JSON object")
+    if header.get("format") != FORMAT:
+        raise refuse(f"format {header.get('format')!r}, expected {FORMAT!r}")
     if not isinstance(header.get("format_version"), int) or header["format_version"] > FORMAT_VERSION:
         raise ModelError(f"{where} has format version {header.get('format_version')!r}; this dominoai "
                          f"reads up to {FORMAT_VERSION}")
+    bad = [k for k, a in arrays.items() if not np.isfinite(a).all()]
+    if bad:
+        raise ModelError(f"non-finite weights in {shown}: {', '.join(bad)} hold NaN or infinite numbers")
+    players = header.get("players")
+    if players is not None and not (isinstance(players, int) and not isinstance(players, bool)
+                                    and 2 <= players <= 4):
+        raise refuse(f"its players {players!r} are not 2, 3 or 4")
+    scale = arrays["scale"]
+    params = [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(n)]
+    block = (arrays["fw"], arrays["fb"]) if "fw" in arrays else None
     if not header.get("name"):
         header["name"] = path.stem
     if (block is not None) != ("action_features" in header):
-        raise ModelError(f"{where} is not a dominoai model (its action-feature block is incomplete)")
+        raise refuse("its action-feature block is incomplete")
     return (path, where, header, scale, params, block) if action else (path, where, header, scale, params)
 
 
-def load_model(name_or_path, preset: str | None = None, kind: str | None = None) -> Model:
+def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
+               players: int | None = None) -> Model:
     """A shipped model by name (:func:`shipped_models`) or a model file.
 
     :param preset: when given, the model must have been trained for it.
     :param kind: when given, ``"policy"`` or ``"value"``: the model must be one.
-    :raises ModelError: an unknown name, a file that cannot be read or is
-        not a model of this format, a newer format version, another
-        encoding version or action-feature block, or the wrong kind or
-        preset (one line each).
+    :param players: when given, the model must have been trained at tables
+        of that many players (:attr:`Model.players`).
+    :raises ModelError: an unknown name, a file that cannot be read, is
+        not a model of this format or holds non-finite weights, a newer
+        format version, another encoding version or action-feature block,
+        or the wrong kind, preset or players (one line each).
     """
     _, where, header, scale, params, block = read_model_file(name_or_path, action=True)
     if header.get("encoding_version") != ENCODING_VERSION:
@@ -452,7 +515,20 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None)
                              f"{list(ACTION_FEATURES)} of version {ACTION_FEATURES_VERSION}")
     m = Model(params, scale, header, block)
     m._check_shapes(where)
+    if players is not None:
+        check_players(m, players)
     return m
+
+
+def check_players(model: Model, players: int) -> None:
+    """Refuse ``model`` at a table of ``players`` players when it was trained
+    at tables of another count (its input would hold what it never saw).
+
+    :raises ModelError: the counts differ (one line).
+    """
+    if model.players != players:
+        raise ModelError(f"model {model.name!r} was trained on {model.players}-player hands of "
+                         f"{model.preset}, not {players}-player ones")
 
 
 _CODE_HASH: str | None = None

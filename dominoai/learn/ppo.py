@@ -26,7 +26,10 @@ model of the same layers and format that the ``neural`` bot plays.
 - **Advantages: GAE** with ``gamma = 1`` and ``gae_lambda`` over the
   learner's own decisions of a hand (a hand's only reward is its margin at
   the end), normalised over each iteration's batch. Decisions of a hand
-  that has not ended when an iteration's ``steps`` run out are left out.
+  that has not ended when an iteration's ``steps`` run out are left out;
+  where no hand has ended by then (``steps`` shorter than a hand), the
+  games play on until one has, so every iteration learns from finished
+  hands and its losses are numbers, never NaN.
 - **The loss**: the clipped surrogate (``clip``), plus ``kl`` times the KL
   divergence of the new policy from the starting one on the batch's states
   (a leash that keeps the imitation start from being destroyed at once),
@@ -297,14 +300,24 @@ def _buffers(steps: int, n: int, obs, mask) -> tuple:
             np.zeros((steps, n), np.float32), np.zeros((steps, n), bool))
 
 
+def _grown(bufs: tuple) -> tuple:
+    """The rollout's arrays of :func:`_buffers` with room for twice the steps."""
+    return tuple(np.concatenate([b, np.zeros_like(b)]) for b in bufs)
+
+
 def _rollout_hard(env, params, scale, act, steps, key):
     """``steps`` learner decisions in every game of ``env`` (opponents in
-    the kernels): the arrays of :func:`gae` and the batch rows."""
+    the kernels), and more until a hand has ended in one of them: the
+    arrays of :func:`gae` and the batch rows (``T >= steps`` rows each)."""
     jax, jnp, _ = _jax()
     n = env.num_envs
     obs, mask = env.obs, env.mask
-    O, M, A, LP, V, R, D = _buffers(steps, n, obs, mask)
-    for t in range(steps):
+    bufs = _buffers(steps, n, obs, mask)
+    t = 0
+    while t < steps or not bufs[6][:t].any():
+        if t == len(bufs[0]):
+            bufs = _grown(bufs)
+        O, M, A, LP, V, R, D = bufs
         O[t] = obs
         M[t] = mask
         a, lp, v = act(params, scale, obs, mask, jax.random.fold_in(key, t))
@@ -312,27 +325,35 @@ def _rollout_hard(env, params, scale, act, steps, key):
         obs, mask, r, d, _ = env.step(A[t].astype(np.int64))
         R[t] = r
         D[t] = d
-    return O, M, A, LP, V, R, D, np.ones((steps, n), bool)
+        t += 1
+    return (*(b[:t] for b in bufs), np.ones((t, n), bool))
 
 
 def _rollout_league(env, params, scale, act, steps, key, league_packed, rng):
-    """``steps`` decisions of every game of the self-play ``env``: the
-    learner's seat alternates game by game, the other seats play a league
-    member drawn for each game."""
+    """``steps`` decisions of every game of the self-play ``env``, and more
+    until a hand in which the learner decided has ended: the learner's seat
+    alternates game by game, the other seats play a league member drawn for
+    each game."""
     jax, jnp, _ = _jax()
     n, players = env.num_envs, env.players
     lseat = (np.arange(n) % players).astype(np.int64)
     member = rng.integers(len(league_packed), size=n)
     obs, mask = env.obs, env.mask
-    O, M, A, LP, V, R, D = _buffers(steps, n, obs, mask)
-    Lr = np.zeros((steps, n), bool)
+    bufs = _buffers(steps, n, obs, mask) + (np.zeros((steps, n), bool),)
     rows = np.arange(n)
-    for t in range(steps):
+    decided = np.zeros(n, bool)     # the learner has decided in the slot's hand in play
+    sample = False                  # a hand with a learner decision has ended
+    t = 0
+    while t < steps or not sample:
+        if t == len(bufs[0]):
+            bufs = _grown(bufs)
+        O, M, A, LP, V, R, D, Lr = bufs
         to_move = env.learner_seat
         mine = to_move == lseat
         O[t] = obs
         M[t] = mask
         Lr[t] = mine
+        decided |= mine
         a, lp, v = act(params, scale, obs, mask, jax.random.fold_in(key, t))
         a = np.asarray(a).astype(np.int64)
         LP[t], V[t] = np.asarray(lp), np.asarray(v)
@@ -343,10 +364,13 @@ def _rollout_league(env, params, scale, act, steps, key, league_packed, rng):
         obs, mask, r, d, _ = env.step(a)
         R[t] = r[rows, lseat]
         D[t] = d
+        t += 1
         if d.any():
+            sample |= bool((d & decided).any())
+            decided[d] = False
             lseat[d] = (lseat[d] + 1) % players
             member[d] = rng.integers(len(league_packed), size=int(d.sum()))
-    return O, M, A, LP, V, R, D, Lr
+    return tuple(b[:t] for b in bufs)
 
 
 def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEED) -> float:
@@ -405,9 +429,9 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
 
     :param settings: any of :data:`DEFAULTS`: ``iterations`` (in all: a
         resumed run trains those its checkpoint lacks), ``num_envs`` (game
-        slots), ``steps`` (decisions per slot per iteration; the self-play
-        slots take twice as many steps, so the learner decides about as
-        often there), ``hard_share``, ``opponents``, ``epochs``, ``batch``,
+        slots), ``steps`` (decisions per slot per iteration, or more until
+        a hand has ended; the self-play slots take twice as many steps, so
+        the learner decides about as often there), ``hard_share``, ``opponents``, ``epochs``, ``batch``,
         ``learning_rate``, ``clip``, ``kl``, ``entropy``, ``value_coef``,
         ``gae_lambda``, ``reward_scale``, ``value_warmup``,
         ``snapshot_every``, ``league_size``, ``eval_every`` (0: no
@@ -419,14 +443,15 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         ``iteration``, ``decisions`` and ``hands`` (the learner's, in all so
         far), ``margin_hard`` and ``margin_league`` (the mean margin in
         points of the iteration's finished hands against each part of the
-        league, sampled play), ``policy_loss``, ``value_loss``,
+        league, sampled play; NaN for a part without games), ``policy_loss``, ``value_loss``,
         ``entropy``, ``kl_init``, ``approx_kl``, ``clip_fraction`` (means
         over the iteration's minibatches), ``eval_hard`` and ``eval_init``
         (the greedy policy's mean margin on :func:`evaluate`'s fixed deals
         against ``opponents`` and against the starting policy; NaN between
         evaluations), ``seconds`` and ``cpu_seconds`` (wall clock and this
         process's CPU time, in all so far).
-    :raises InputError: a bad setting.
+    :raises InputError: a bad setting, or an option not named here
+        (naming the valid ones).
     :raises ModelError: ``init`` is not a policy for ``preset``, or it has
         the action-feature block.
     :raises ValueError: a checkpoint of other settings.
@@ -437,9 +462,8 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     from .env import VectorEnv
     from .model import Model, default_model_name, load_model, new_model
 
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise TypeError(f"train_ppo() got unknown settings: {', '.join(unknown)}")
+    from .training import check_options
+    check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
     s = _check_settings({**DEFAULTS, **settings})
     if init is None:
         init = default_model_name(preset, "policy")
@@ -518,6 +542,8 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
             hands += fin
         O, M, A, LP, ADV, TGT = (np.concatenate(x) for x in zip(*parts))
         n = len(A)
+        if n == 0:   # the rollouts play on until a hand has ended: never here
+            raise RuntimeError(f"PPO iteration {it + 1} has no decision of a finished hand")
         decisions += n
         ADV = (ADV - ADV.mean()) / (ADV.std() + 1e-8)
         pi_coef = jnp.float32(0.0 if it < s["value_warmup"] else 1.0)
@@ -641,7 +667,8 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
     shipped policy). ``resume``: go on from the checkpoint. Without it, a
     folder that already holds a checkpoint or a model is refused.
 
-    :raises InputError: a bad setting.
+    :raises InputError: a bad setting, or an option not named here or in
+        :data:`DEFAULTS`.
     :raises ModelError: ``init`` is not a policy model for ``preset``.
     :raises ValueError: a folder in use, or a checkpoint of other settings
         (one line each).
@@ -650,6 +677,8 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
 
     from .._files import atomic_write
     from .model import default_model_name, load_model
+    from .training import check_options
+    check_options("train_run", settings, ["out", "preset", "init", "resume", "progress", "name", *DEFAULTS])
     out = Path(out)
     used = [p.name for p in (out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:

@@ -18,6 +18,8 @@ itself runs every epoch).
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import time
 from pathlib import Path
@@ -26,8 +28,8 @@ import numpy as np
 
 from ..errors import InputError, check_int, check_number
 
-__all__ = ["split_hands", "check_settings", "run_kind", "check_run_kind", "save_checkpoint", "load_checkpoint", "fit", "FitResult",
-           "write_log", "write_curve"]
+__all__ = ["split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind", "check_run_kind",
+           "save_checkpoint", "load_checkpoint", "fit", "FitResult", "write_log", "write_curve"]
 
 
 def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -43,6 +45,44 @@ def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarra
     test[rng.choice(hands, size=k, replace=False)] = True
     is_test = test[hand]
     return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+
+
+def check_options(func: str, given: dict, valid) -> None:
+    """Refuse an option that the public function ``func`` does not take.
+
+    :param given: the options of the call, ``{name: value}``.
+    :param valid: the names ``func`` takes, in the order the message lists them.
+    :raises InputError: an option not in ``valid`` (the first one, in the
+        order given), naming it and the valid ones in one line.
+
+    >>> check_options("train_ppo", {"bogus": 1}, ["iterations", "seed"])
+    Traceback (most recent call last):
+    ...
+    dominoai.errors.InputError: train_ppo() has no option 'bogus'; its options: iterations, seed
+    """
+    valid = list(valid)
+    for k, v in given.items():
+        if k not in valid:
+            raise InputError(k, v, f"{func}() has no option {k!r}; its options: {', '.join(valid)}")
+
+
+def refuse_unknown_options(func):
+    """A decorator: a call of ``func`` with a keyword argument it does not
+    take raises :class:`~dominoai.errors.InputError` naming it and the
+    valid ones (:func:`check_options`), not Python's bare ``TypeError``.
+
+    :raises TypeError: ``func`` takes ``**kwargs`` (every keyword is valid).
+    """
+    params = inspect.signature(func).parameters.values()
+    if any(p.kind == p.VAR_KEYWORD for p in params):
+        raise TypeError(f"{func.__name__} takes any keyword: nothing to refuse")
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+    @functools.wraps(func)
+    def checked(*args, **kwargs):
+        check_options(func.__name__, kwargs, names)
+        return func(*args, **kwargs)
+    return checked
 
 
 def check_settings(epochs, batch, learning_rate, held_out, weight_decay=0.0) -> tuple:
@@ -195,6 +235,7 @@ class FitResult:
         self.best_epoch, self.seconds = best_epoch, seconds
 
 
+@refuse_unknown_options
 def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, learning_rate: float,
         held_out: float, seed: int, settings: dict, weight_decay: float = 0.0, keep_best: bool = False,
         checkpoint=None, resume: bool = False, progress: str | None = None, desc: str = "") -> FitResult:
@@ -218,6 +259,8 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
     :param resume: go on from ``checkpoint`` when it exists.
     :param progress: ``"batches"`` (a bar of minibatches per epoch and one
         line per epoch), ``"epochs"`` (a bar of epochs) or None.
+    :raises InputError: ``keep_best`` without held-out rows, or an option
+        ``fit`` does not take.
     :raises ValueError: a checkpoint of other settings.
     """
     import jax
@@ -247,6 +290,9 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
         if keep_best:
             best, best_epoch = tree[2], int(state.get("best_epoch", 0))
     tr, te = split_hands(hand, held_out, seed)
+    if keep_best and len(te) == 0:
+        raise InputError("keep_best", keep_best, "$keep_best picks the epoch by its held-out loss: give $held_out "
+                         "above 0 and two hands or more", "held_out")
 
     @jax.jit
     def step(p, s, arrays, idx):

@@ -46,6 +46,7 @@ from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
 from ..errors import InputError, check_int
+from .training import refuse_unknown_options
 from .value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
 from .world_encode import WORLD_SIZE, encode_world_into
 
@@ -350,6 +351,7 @@ def _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, 
             f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}")
 
 
+@refuse_unknown_options
 def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int = 8,
               rollout_policy: str | None = None, exact: int = 12, max_nodes: int = 20000, epochs: int = 20,
               hidden=(64, 32), batch: int = 256, learning_rate: float = 1e-3, held_out: float = 0.1,
