@@ -421,7 +421,7 @@ def _add_train(sub) -> None:
     pol.add_argument("--weight-decay", type=float, metavar="WD",
                      help="AdamW's weight decay (default 0: plain Adam)")
     pol.add_argument("--keep-best", action="store_true", default=None,
-                     help="keep the weights of the epoch with the lowest held-out loss")
+                     help="keep the weights of the epoch with the lowest held-out loss (needs --held-out above 0)")
     val = tr.add_argument_group("value")
     val.add_argument("--rollouts", type=_int_at_least(1), metavar="N",
                      help="rollouts per world not solved exactly (default 8)")
@@ -430,7 +430,7 @@ def _add_train(sub) -> None:
     val.add_argument("--exact", type=_int_at_least(0), metavar="N",
                      help="solve exactly when at most N tiles can still be played (default 12; 0: never)")
     val.add_argument("--max-nodes", type=_int_at_least(1), metavar="N",
-                     help="the exact solve's node budget per world (default 20000)")
+                     help="the exact solve's node budget per world (default 20000; needs --exact above 0)")
     ppo = tr.add_argument_group("ppo")
     ppo.add_argument("--init", metavar="MODEL",
                      help="the policy to start from, a shipped name or a .npz file (default: the "
@@ -440,7 +440,8 @@ def _add_train(sub) -> None:
     ppo.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
                      help="games played at once (default 256)")
     ppo.add_argument("--steps", type=_int_at_least(1), metavar="N",
-                     help="the learner's decisions per game slot per iteration (default 32)")
+                     help="the learner's decisions per game slot per iteration, and more until a hand has ended "
+                          "(default 32)")
     ppo.add_argument("--hard-share", type=float, metavar="SHARE",
                      help="share of the games against hard; the rest against the start and earlier "
                           "checkpoints (default 0.5)")
@@ -512,6 +513,8 @@ def _cmd_train(args) -> int:
     from .rules import preset_names
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
+    if not args.out.strip():
+        raise UsageError("--out must name the run's folder (got an empty name)")
     own = _TRAIN_OPTIONS[args.kind]
     for k in dict.fromkeys(k for opts in _TRAIN_OPTIONS.values() for k in opts):
         if k not in own and getattr(args, k) is not None:
@@ -585,6 +588,8 @@ def _cmd_train_teaching(args) -> int:
         make_bot(args.teacher)
     except ValueError as e:
         raise _usage(e) from None
+    from .rules import get_rules
+    _refuse_missing_model(args.teacher, get_rules(args.variant))   # e.g. a neural teacher without a model
     try:
         import jax  # noqa: F401
         import optax  # noqa: F401

@@ -171,7 +171,7 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
 
 # ---------------------------------------------------------------- the command
 @pytest.mark.parametrize("argv, words", [
-    (["--kind", "ppo", "--init", "no-such-model"], "unknown model 'no-such-model'"),
+    (["--kind", "ppo", "--init", "no-such-model"], "unknown policy model 'no-such-model'"),
     (["--kind", "ppo", "--init", "kozel-value"], "is a value model, not a policy model"),
     (["--kind", "ppo", "--variant", "fives"], "no policy model is shipped for fives"),
     (["--kind", "ppo", "--variant", "draw"], "--init draw-policy: PPO trains policies without the action-feature block"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import dominoai
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.cli import main
@@ -85,7 +86,7 @@ def test_a_model_of_another_preset_is_refused(model_file):
     obs = Match("draw", seed=1).new_hand().observe()
     with pytest.raises(ModelError, match="trained for block, not for draw"):
         bot.act(obs)
-    with pytest.raises(ValueError, match="unknown model 'nothing-such'"):
+    with pytest.raises(ValueError, match="unknown policy model 'nothing-such'; shipped policy models: "):
         make_bot("neural:model=nothing-such")
     with pytest.raises(ValueError, match="temperature must be >= 0.0"):
         make_bot("neural:temperature=-1")
@@ -99,14 +100,22 @@ def test_a_table_of_another_size_is_refused(model_file):
                                              f"not {players}-player ones$"):
             bot.act(obs)
     assert bot.act(Match("block", seed=1).new_hand().observe()).code >= 0     # its own size still plays
-    # the shipped Kozel policy (a header from before the players were recorded) plays Kozel's four
+    # the shipped Kozel policy (a header from before the players were recorded) takes Kozel's four
+    # seats (test_bots.py's conformance plays it there)
     kozel = make_bot("neural")
-    h = Match("kozel", seed=3).new_hand()
-    for _ in range(8):
-        obs = h.observe()
-        assert obs.rules.players == 4
-        h.play(kozel.act(obs))
-    assert kozel.model_ident.startswith("kozel-policy@")
+    kozel.use_rules(dominoai.get_rules("kozel"))
+    assert kozel.model_ident.startswith("kozel-policy@") and dominoai.get_rules("kozel").players == 4
+
+
+def test_play_refuses_a_table_the_model_was_not_trained_for(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DOMINOAI_DATA_DIR", str(tmp_path / "data"))
+    assert main(["play", "--variant", "block", "--players", "3", "--opponents", "neural", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: model 'block-policy' was trained on 2-player hands "
+                                       "of block, not 3-player ones\n")
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
+    with pytest.raises(ModelError, match="^unknown policy model 'block-value'; shipped policy models: "
+                                         "all_fives-policy, block-policy, block-ppo, draw-policy, kozel-policy "):
+        make_bot("neural:model=block-value")
 
 
 def test_a_refused_model_gets_one_line_and_no_note(capsys, tmp_path):

@@ -395,6 +395,15 @@ def _looks_like_path(s: str) -> bool:
     return s.endswith(".npz") or os.sep in s or "/" in s or (os.altsep or "/") in s
 
 
+def _kind_of(path) -> str | None:
+    """The ``kind`` in a model file's header (None when unreadable)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(str(z["header"][()])).get("kind")
+    except Exception:  # noqa: BLE001 - a hint only
+        return None
+
+
 def read_model_file(name_or_path, kind: str | None = None, action: bool = False) -> tuple:
     """Find a shipped model by name (:func:`shipped_models`) or a model file,
     read it and check its format: ``(path, where, header, scale, params)``
@@ -416,7 +425,7 @@ def read_model_file(name_or_path, kind: str | None = None, action: bool = False)
             if _looks_like_path(text) or isinstance(name_or_path, Path):
                 raise ModelError(f"no model file {text}")
             what = f"{kind} model" if kind else "model"
-            have = [n for n in shipped if kind is None or n.endswith("-" + kind)]
+            have = [n for n, p in shipped.items() if kind is None or _kind_of(p) == kind]
             raise ModelError(f"unknown {what} {text!r}; shipped {what}s: {', '.join(have) or 'none'} "
                              "(or give a .npz file)")
         where = f"model file {path.name}"
@@ -496,7 +505,7 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
         format version, another encoding version or action-feature block,
         or the wrong kind, preset or players (one line each).
     """
-    _, where, header, scale, params, block = read_model_file(name_or_path, action=True)
+    _, where, header, scale, params, block = read_model_file(name_or_path, kind=kind, action=True)
     if header.get("encoding_version") != ENCODING_VERSION:
         raise ModelError(f"{where} was trained on observation encoding version "
                          f"{header.get('encoding_version')!r}; this dominoai encodes version "

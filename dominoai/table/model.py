@@ -253,7 +253,9 @@ class Table:
             raise ValueError(f"people must sit in distinct seats 0..{rules.players - 1} (got {people!r})")
         specs = seat_specs(rules, people, opponents)
         for spec in set(s for s in specs if s is not None):
-            make_bot(spec)  # check the spec now
+            bot = make_bot(spec)  # check the spec now, and that it can play these rules (its model loads)
+            if hasattr(bot, "use_rules"):
+                bot.use_rules(rules)
         given = list(names) if names is not None else ["you"] * len(people)
         seat_names = [spec for spec in specs]
         for s, n in zip(people, given):
