@@ -84,6 +84,14 @@ def test_ppo_loss_equals_a_numpy_reference():
     loss_v, _ = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
                          adv, tgt, clip, kl, ent_c, vc, 0.0, weight)
     assert float(loss_v) == pytest.approx(vc * mean((val - tgt) ** 2), rel=1e-4)
+    # a minibatch of padding only (every weight 0) and a row without a legal id: numbers, not NaN
+    mask[2] = False
+    zero, zparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
+                            adv, tgt, clip, kl, ent_c, vc, 1.0, np.zeros(n, np.float32))
+    assert float(zero) == 0.0 and all(float(v) == 0.0 for v in zparts.values())
+    some, sparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
+                            adv, tgt, clip, kl, ent_c, vc, 1.0, weight)
+    assert np.isfinite(float(some)) and all(np.isfinite(float(v)) for v in sparts.values())
 
 
 def test_gae_by_hand():
