@@ -117,10 +117,13 @@ def test_gae_by_hand():
 
 
 # ---------------------------------------------------------------- a tiny run
+#: the tests that train: one worker under --dist loadgroup, so JAX compiles their steps once
+PPO_RUNS = pytest.mark.xdist_group("ppo_runs")
 TINY = dict(num_envs=8, steps=4, batch=32, epochs=2, value_warmup=1, snapshot_every=1, league_size=2,
             eval_every=0, checkpoint_every=1, learning_rate=1e-3, seed=5)
 
 
+@PPO_RUNS
 def test_a_resumed_run_ends_with_identical_params(tmp_path):
     from dominoai.learn.model import load_model
     from dominoai.learn.ppo import train_ppo
@@ -142,6 +145,7 @@ def test_a_resumed_run_ends_with_identical_params(tmp_path):
                   **{**TINY, "seed": 6})
 
 
+@PPO_RUNS
 def test_steps_shorter_than_a_hand_still_learn_from_finished_hands():
     """One decision per game slot cannot finish a Block hand: the iteration
     plays on until hands have ended, so it has decisions to learn from and
@@ -202,6 +206,7 @@ def test_train_ppo_bad_input(tmp_path, capsys, argv, words):
     assert not out.exists()
 
 
+@PPO_RUNS
 def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     from dominoai.bots import make_bot
     from dominoai.cli import main
