@@ -1055,6 +1055,23 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _kept_output(words: list[str]) -> bool:
+    """Whether the interrupted command's ``--out`` holds something to
+    resume from (a run stopped before it wrote anything leaves nothing)."""
+    out = None
+    for i, w in enumerate(words):
+        if w == "--out" and i + 1 < len(words):
+            out = words[i + 1]
+        elif w.startswith("--out="):
+            out = w[len("--out="):]
+    if out is None:
+        return False
+    from pathlib import Path
+
+    path = Path(out)
+    return path.is_file() or (path.is_dir() and any(path.iterdir()))
+
+
 def main(argv=None) -> int:
     """Run the ``dominoai`` command with ``argv`` (default: ``sys.argv[1:]``);
     return the exit code: 0 done, 2 bad input (one line on stderr)."""
@@ -1080,7 +1097,7 @@ def main(argv=None) -> int:
         hint = ""
         if argv is not None or len(sys.argv) > 1:
             words = list(argv if argv is not None else sys.argv[1:])
-            if words and words[0] in ("tournament", "train") and "--out" in words:
+            if words and words[0] in ("tournament", "train") and _kept_output(words):
                 hint = " (run the same command with --resume to continue)"
         sys.stderr.write(f"{PROG}: interrupted{hint}\n")
         return 130

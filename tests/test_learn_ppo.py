@@ -193,6 +193,10 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
     (["--kind", "ppo", "--deals", "5"], "--deals is an option of --kind policy"),
     (["--iterations", "5"], "--iterations is an option of --kind ppo"),
     (["--kind", "ppo", "--num-envs", "0"], "--num-envs: must be at least 1"),
+    (["--kind", "ppo", "--num-envs", "1", "--hard-share", "0.5"],
+     "--hard-share 0.5 of --num-envs 1 gives no game against hard: use more envs"),
+    (["--kind", "ppo", "--num-envs", "3", "--hard-share", "0.9"],
+     "--hard-share 0.9 of --num-envs 3 gives every game against hard"),
 ])
 def test_train_ppo_bad_input(tmp_path, capsys, argv, words):
     from dominoai.cli import main

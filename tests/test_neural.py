@@ -282,6 +282,9 @@ def test_an_interrupted_run_leaves_no_empty_folder(tmp_path, capsys, monkeypatch
     before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     assert main(["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--out", str(out),
                  "--resume", "--no-progress"]) == 130
-    assert capsys.readouterr().err.startswith("dominoai: interrupted")
+    err = capsys.readouterr().err
+    assert err.startswith("dominoai: interrupted")
+    # --resume is suggested only where an earlier run left something to resume
+    assert ("--resume to continue" in err) == (made == "earlier")
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     assert out.exists() == kept

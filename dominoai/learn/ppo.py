@@ -257,6 +257,12 @@ def _check_settings(s: dict) -> dict:
         if not lo <= s[k] <= hi or (k == "clip" and s[k] in (0.0, 1.0)):
             rng = "above 0 and below 1" if k == "clip" else f"between {lo:g} and {hi:g}"
             raise InputError(k, s[k], f"${k} must be {rng} (got {s[k]!r})")
+    n_hard = int(round(s["num_envs"] * s["hard_share"]))
+    if (0 < s["hard_share"] and n_hard == 0) or (s["hard_share"] < 1 and n_hard == s["num_envs"]):
+        side = "no game against" if n_hard == 0 else "every game against"
+        raise InputError("hard_share", s["hard_share"],
+                         f"$hard_share {s['hard_share']:g} of $num_envs {s['num_envs']} gives {side} "
+                         f"{s['opponents']}: use more envs, or a share of 0 or 1", "num_envs")
     return s
 
 
