@@ -248,7 +248,7 @@ def test_generation_resumes_from_its_parts(tmp_path):
     assert (meta["seed"], meta["deals"], meta["teacher"]) == (1, 1, "easy")
     n1 = len(d["action"])
     save_dataset(tmp_path / "part-0000001.npz", {**d, "margin": d["margin"] + 100},
-                 **{k: meta[k] for k in ("preset", "teacher", "seed", "deals")})
+                 **{k: meta[k] for k in ("preset", "teacher", "seed", "deals", "analysis")})
     again = generate("block", 2, teacher="easy", chunk=1, parts_dir=tmp_path)
     np.testing.assert_array_equal(again["margin"][-n1:], full["margin"][-n1:] + 100)
     np.testing.assert_array_equal(again["margin"][:-n1], full["margin"][:-n1])
