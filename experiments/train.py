@@ -34,8 +34,10 @@ from pathlib import Path
 RUNS = {
     "block": {"deals": 10_000, "epochs": 15, "hidden": (128, 128)},
     "draw": {"deals": 500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
-    "all_fives": {"deals": 1_500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
-    "kozel": {"deals": 2_000, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
+    "all_fives": {"deals": 3_500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True,
+                  "target": "values", "temperature": 2.0},
+    "kozel": {"deals": 4_000, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True,
+              "target": "values", "temperature": 4.0},
 }
 
 
