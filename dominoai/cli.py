@@ -487,6 +487,8 @@ def _cmd_train(args) -> int:
         if k not in own and getattr(args, k) is not None:
             kinds = " or ".join(kind for kind, opts in _TRAIN_OPTIONS.items() if k in opts)
             raise UsageError(f"--{k.replace('_', '-')} is an option of --kind {kinds}, not of --kind {args.kind}")
+    if args.temperature is not None and args.target != "values":
+        raise UsageError("--temperature applies to --target values only; add --target values or drop --temperature")
     for k, v in own.items():
         if getattr(args, k) is None:
             setattr(args, k, v)

@@ -155,6 +155,7 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     (["--variant", "block", "--weight-decay", "-0.1"], "--weight-decay must be 0 or a positive number"),
     (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive number"),
     (["--variant", "block", "--target", "value"], "invalid choice: 'value'"),
+    (["--variant", "block", "--temperature", "2"], "--temperature applies to --target values only"),
     (["--variant", "draw", "--kind", "value", "--target", "values"], "--target is an option of --kind policy"),
 ])
 def test_train_kinds_refuse_bad_input(tmp_path, capsys, args, words):
