@@ -39,8 +39,8 @@ from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from ..errors import InputError, check_int
 from .training import split_hands
 
-__all__ = ["DATA_FIELDS", "TARGETS", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset", "load_dataset", "split_hands",
-           "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
+__all__ = ["DATA_FIELDS", "TARGETS", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
+           "load_dataset", "split_hands", "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
@@ -532,7 +532,8 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                        held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
                        action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
-                       target=target, temperature=temperature, training_command=command, teacher=teacher, name=name or f"{preset}-policy")
+                       target=target, temperature=temperature, training_command=command, teacher=teacher,
+                       name=name or f"{preset}-policy")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})
