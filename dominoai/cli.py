@@ -422,6 +422,11 @@ def _add_train(sub) -> None:
                      help="AdamW's weight decay (default 0: plain Adam)")
     pol.add_argument("--keep-best", action="store_true", default=None,
                      help="keep the weights of the epoch with the lowest held-out loss (needs --held-out above 0)")
+    pol.add_argument("--target", choices=("choice", "values"),
+                     help="what the network learns: choice, the id the teacher chose (default); values, "
+                          "the softmax of the teacher's move values over --temperature")
+    pol.add_argument("--temperature", type=float, metavar="T",
+                     help="--target values: the softmax's temperature, in the values' unit (points; default 1)")
     val = tr.add_argument_group("value")
     val.add_argument("--rollouts", type=_int_at_least(1), metavar="N",
                      help="rollouts per world not solved exactly (default 8)")
@@ -467,7 +472,8 @@ _TEACHING = {"deals": 2000, "epochs": 20, "learning_rate": 1e-3, "held_out": 0.1
 #: each kind's own ``train`` options and their defaults (an option of another kind is refused)
 _TRAIN_OPTIONS = {
     "policy": {**_TEACHING, "teacher": "insane", "hidden": "128,128", "batch": 512,
-               "action_features": False, "weight_decay": 0.0, "keep_best": False},
+               "action_features": False, "weight_decay": 0.0, "keep_best": False, "target": "choice",
+               "temperature": 1.0},
     "value": {**_TEACHING, "teacher": "hard", "hidden": "64,32", "batch": 256,
               "rollouts": 8, "rollout_policy": None, "exact": 12, "max_nodes": 20000},
     "ppo": {"init": None, "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "epochs": 4,
@@ -483,6 +489,8 @@ _TRAIN_NEEDS = (
      "--keep-best picks the epoch by its held-out loss: it needs --held-out above 0"),
     ("max_nodes", lambda a: a.exact is None or a.exact > 0,
      "--max-nodes is the exact solve's budget: it needs --exact above 0"),
+    ("temperature", lambda a: a.target == "values",
+     "--temperature applies to --target values only; add --target values or drop --temperature"),
 )
 
 #: the characters of a model's name (results record it beside the hash)
@@ -579,6 +587,8 @@ def _cmd_train_teaching(args) -> int:
         raise UsageError(f"--held-out must be between 0 and 0.9 (got {args.held_out})")
     if policy and not (args.weight_decay >= 0 and args.weight_decay < float("inf")):
         raise UsageError(f"--weight-decay must be 0 or a positive number (got {args.weight_decay})")
+    if policy and not (args.temperature > 0 and args.temperature < float("inf")):
+        raise UsageError(f"--temperature must be a positive number (got {args.temperature})")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"--out {args.out} is a file, not a folder")
     from .bots import make_bot
@@ -603,7 +613,8 @@ def _cmd_train_teaching(args) -> int:
         if policy:
             from .learn.imitation import train_run
             res = train_run(args.out, args.variant, args.deals, action_features=args.action_features,
-                            weight_decay=args.weight_decay, keep_best=args.keep_best, **common)
+                            weight_decay=args.weight_decay, keep_best=args.keep_best, target=args.target,
+                            temperature=args.temperature, **common)
         else:
             from .learn.value import value_run
             res = value_run(args.out, args.variant, args.deals, rollouts=args.rollouts,

@@ -212,6 +212,10 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
      "--max-nodes is the exact solve's budget: it needs --exact above 0"),
     (["--variant", "block", "--name", "my model"], "--name 'my model' cannot name a model"),
     (["--variant", "block", "--name", "mine@2"], "--name 'mine@2' cannot name a model"),
+    (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive number"),
+    (["--variant", "block", "--target", "value"], "invalid choice: 'value'"),
+    (["--variant", "block", "--temperature", "2"], "--temperature applies to --target values only"),
+    (["--variant", "draw", "--kind", "value", "--target", "values"], "--target is an option of --kind policy"),
 ])
 def test_train_kinds_refuse_bad_input(tmp_path, capsys, args, words):
     out = tmp_path / "run"

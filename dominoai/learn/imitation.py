@@ -6,12 +6,16 @@ trained to predict them (training needs the ``[learn]`` extra: jax, optax).
    tournament's backends, ``jobs`` processes) and :func:`decisions` turns
    each of its records into one row per decision, replayed through the
    engine: the deciding seat's observation vector, its legal ids, the id it
-   chose, the seat, and that hand's final margin for the seat's side (the
-   tournament's ``margin``: more is better, in points; the target of a
-   value network). :func:`save_dataset` / :func:`load_dataset` keep it as
-   one ``.npz``.
+   chose, the teacher's value of each legal id where its search gave one
+   (the records' ``analysis``), the seat, and that hand's final margin for
+   the seat's side (the tournament's ``margin``: more is better, in points;
+   the target of a value network). :func:`save_dataset` /
+   :func:`load_dataset` keep it as one ``.npz``.
 2. :func:`train_policy` fits a policy :class:`~dominoai.learn.model.Model`
-   by cross-entropy over the legal ids (the illegal ones masked out), in
+   by cross-entropy over the legal ids (the illegal ones masked out)
+   against a target per decision (:func:`policy_targets`): the id the
+   teacher chose (``target="choice"``), or a softmax of its move values
+   divided by a ``temperature`` (``target="values"``), in
    the loop of :func:`dominoai.learn.training.fit`: shuffled minibatches
    with Adam (AdamW with ``weight_decay``), on all but a held-out share of
    the hands; after each epoch it logs the loss and the accuracy (the share
@@ -35,18 +39,51 @@ from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from ..errors import InputError, check_int
 from .training import split_hands
 
-__all__ = ["DATA_FIELDS", "decisions", "generate", "save_dataset", "load_dataset", "split_hands",
-           "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
+__all__ = ["DATA_FIELDS", "TARGETS", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
+           "load_dataset", "split_hands", "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
     "obs": ("float32", (OBS_SIZE,), "the deciding seat's observation vector"),
     "mask": ("bool", (N_ACTIONS,), "its legal action ids"),
     "action": ("int16", (), "the id the teacher chose"),
+    "values": ("float32", (N_ACTIONS,), "the teacher's value of each legal id (insane: the mean points of "
+               "the hand for the seat's side over its worlds), NaN where it gave none (a forced move, an "
+               "illegal id, a dataset made without analysis)"),
     "seat": ("int8", (), "the deciding seat"),
     "margin": ("float32", (), "the hand's final margin for the seat's side, in points"),
     "hand": ("int32", (), "the hand's number in the dataset (rows of a hand are contiguous)"),
 }
+
+
+#: the fields a dataset file may lack (written before they were added): name -> fill(rows)
+_OPTIONAL = {"values": lambda n: np.full((n, N_ACTIONS), np.nan, np.float32)}
+
+#: the policy's training targets (:func:`policy_targets`)
+TARGETS = ("choice", "values")
+
+
+def _values_row(analysis, legal) -> np.ndarray:
+    """The ``(N_ACTIONS,)`` ``float32`` row of a record move's ``analysis``
+    (NaN where it gives no value), its moves matched to the legal ids by
+    their text, else by their tile."""
+    row = np.full(N_ACTIONS, np.nan, np.float32)
+    if not analysis:
+        return row
+    from ..moves import Move
+    by_text = {str(Move.from_code(c)): c for c in legal}
+    for e in analysis:
+        code = by_text.get(e["move"])
+        if code is None:
+            try:
+                mv = Move.parse(e["move"])
+            except ValueError:
+                continue
+            same = [c for c in legal if c != 112 and mv.tile is not None and c >> 2 == mv.tile.id]
+            code = same[0] if len(same) == 1 else None
+        if code is not None:
+            row[code] = e["value"]
+    return row
 
 
 def _empty():
@@ -58,7 +95,8 @@ def decisions(records) -> dict:
     or anything :func:`~dominoai.records.load_record` takes), one row per
     play or replacement, as arrays (:data:`DATA_FIELDS`); forced draws and
     passes are not decisions. Each hand is replayed through the engine, so
-    the observation is the one the seat saw.
+    the observation is the one the seat saw. A move's ``analysis`` (the
+    records of a tournament run with ``analysis``) fills ``values``.
 
     :raises RecordError: a record that does not replay.
     """
@@ -102,15 +140,16 @@ def decisions(records) -> dict:
                     code = same[0] if same else code
                 mask = np.zeros(N_ACTIONS, bool)
                 mask[legal] = True
-                rows.append((encode(obs.array), mask, code, seat))
+                rows.append((encode(obs.array), mask, code, _values_row(mv.analysis, legal), seat))
                 hand.play(move, orientation=orientation)
             if not hand.over:
                 continue        # a hand that stops mid-way has no margin: left out
             m = margins(rules, hand.points)
-            for x, mask, code, seat in rows:
+            for x, mask, code, values, seat in rows:
                 out["obs"].append(x)
                 out["mask"].append(mask)
                 out["action"].append(code)
+                out["values"].append(values)
                 out["seat"].append(seat)
                 out["margin"].append(m[rules.side_of(seat)])
                 out["hand"].append(n_hand)
@@ -127,19 +166,21 @@ def _stack(cols: dict) -> dict:
 
 
 def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, seed: int = 0,
-             backend: str | None = None, progress: bool = False, chunk: int = 500, parts_dir=None) -> dict:
+             backend: str | None = None, progress: bool = False, chunk: int = 500, parts_dir=None,
+             analysis: bool = True) -> dict:
     """The decisions of ``teacher`` playing itself on ``deals`` duplicate
     deals of ``preset`` (each deal in every rotation of the seats), played by
     the tournament (``jobs`` processes on ``backend``) ``chunk`` deals at a
     time, replayed by :func:`decisions`. The same arguments give the same
-    rows for any ``jobs`` and backend.
+    rows for any ``jobs`` and backend; ``analysis`` (the default) keeps the
+    teacher's move values (``values``; the games are the same without).
 
     ``parts_dir``: each chunk's rows are also saved there as
     ``part-START.npz`` (:func:`save_dataset`, START its first deal, with
     its ``generation_seconds``), and a
     chunk whose part is there (made with the same preset, teacher, seed and
-    size) is read instead of played: an interrupted generation goes on
-    where it stopped.
+    size, and with the values when ``analysis`` is asked) is read instead
+    of played: an interrupted generation goes on where it stopped.
 
     :raises InputError: a bad count, as :func:`~dominoai.tournament.run.play_records`.
     :raises ValueError: an unknown preset, bot or backend.
@@ -163,15 +204,18 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
                 d, meta = load_dataset(part)
             except ValueError:
                 d = None
-            if d is not None and any(meta.get(k) != v for k, v in want.items()):
+            if d is not None and (any(meta.get(k) != v for k, v in want.items())
+                                  or (analysis and not meta.get("analysis"))):
                 d = None
         if d is None:
             t0 = time.perf_counter()
-            recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend)
+            recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend,
+                                analysis=analysis)
             d = decisions(recs)
             if part is not None:
                 part.parent.mkdir(parents=True, exist_ok=True)
-                save_dataset(part, d, generation_seconds=round(time.perf_counter() - t0, 1), **want)
+                save_dataset(part, d, generation_seconds=round(time.perf_counter() - t0, 1), analysis=analysis,
+                             **want)
         d["hand"] = d["hand"] + n_hands
         n_hands = int(d["hand"].max()) + 1 if len(d["hand"]) else n_hands
         parts.append(d)
@@ -197,11 +241,13 @@ def save_dataset(path, data: dict, **meta) -> Path:
 
 def load_dataset(path) -> tuple[dict, dict]:
     """``(data, meta)`` of a dataset file written by :func:`save_dataset`.
+    A dataset written before ``values`` was a field loads with them all NaN
+    (its ``meta`` has no ``analysis``).
 
     :raises ValueError: not a dataset, or another encoding version.
     """
     from .training import load_arrays
-    return load_arrays(path, DATA_FIELDS, "dataset", "encoding_version", ENCODING_VERSION)
+    return load_arrays(path, DATA_FIELDS, "dataset", "encoding_version", ENCODING_VERSION, _OPTIONAL)
 
 
 class TrainResult:
@@ -221,11 +267,62 @@ class TrainResult:
 _CKPT = "checkpoint.npz"
 
 
+def _check_target(target: str, temperature: float) -> float:
+    """``temperature`` as a float, once ``target`` and it are checked.
+
+    :raises InputError: an unknown target or a temperature that is not positive.
+    """
+    from ..errors import check_number
+    if target not in TARGETS:
+        raise InputError("target", target, f"$target must be one of {', '.join(TARGETS)} (got {target!r})")
+    return check_number("temperature", temperature, positive=True)
+
+
+def policy_targets(data: dict, target: str = "choice", temperature: float = 1.0) -> np.ndarray:
+    """The training target of each decision of ``data`` (:data:`DATA_FIELDS`),
+    a distribution over the action ids: ``(n, N_ACTIONS)`` ``float32``,
+    each row summing to 1.
+
+    - ``"choice"``: 1 on the id the teacher chose.
+    - ``"values"``: ``softmax(values / temperature)`` over the legal ids the
+      teacher valued (``values`` finite), 0 elsewhere; a row without any
+      value (a forced move) gets the choice. ``temperature`` is in the
+      values' unit (points for insane): at 1, a move 1 point worse gets
+      ``1/e`` the weight of the best; towards 0 it becomes the best value's id.
+
+    :raises InputError: an unknown target or a temperature that is not positive.
+    """
+    temperature = _check_target(target, temperature)
+    n = len(data["action"])
+    out = np.zeros((n, N_ACTIONS), np.float32)
+    out[np.arange(n), data["action"].astype(np.int64)] = 1.0
+    if target == "values":
+        v = np.where(data["mask"], data["values"], np.nan).astype(np.float64)
+        has = np.isfinite(v)
+        rows = has.any(axis=1)
+        z = np.where(has, v, -np.inf)[rows] / temperature
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        out[rows] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return out
+
+
+def soft_cross_entropy(logits, mask, targets):
+    """The cross-entropy ``-sum_a targets[r, a] * log p[r, a]`` of each row
+    ``(n,)``, ``p`` the softmax of ``logits`` ``(n, N_ACTIONS)`` over the
+    legal ids (``mask``); ``targets`` ``(n, N_ACTIONS)`` are 0 off the legal
+    ids (:func:`policy_targets`). JAX arrays in and out (needs jax)."""
+    import jax.numpy as jnp
+
+    from .jaxnet import masked_log_softmax
+    lp = masked_log_softmax(logits, mask)
+    return -jnp.sum(jnp.where(targets > 0, targets * lp, 0.0), axis=1)
+
+
 def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, batch: int = 512,
                  learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                  checkpoint_dir=None, resume: bool = False, progress: bool = False,
                  action_features: bool = False, weight_decay: float = 0.0, keep_best: bool = False,
-                 **header) -> TrainResult:
+                 target: str = "choice", temperature: float = 1.0, **header) -> TrainResult:
     """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``, by
     :func:`dominoai.learn.training.fit`.
 
@@ -247,8 +344,17 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     :param weight_decay: AdamW's decay (0: plain Adam).
     :param keep_best: keep the weights of the epoch with the lowest
         held-out loss (early stopping).
+    :param target: what the network learns (:func:`policy_targets`):
+        ``"choice"``, the teacher's chosen id (the loss is its negative
+        log-probability), or ``"values"``, the softmax of the teacher's move
+        values over ``temperature`` (the loss is the cross-entropy against
+        it; rows without values keep the choice). The logged accuracy is
+        agreement with the chosen id either way.
+    :param temperature: the softmax's temperature of ``target="values"``,
+        in the values' unit (points).
     :param header: model header fields (``training_command``, ``data``, ``name``).
-    :raises InputError: a bad number or an empty dataset.
+    :raises InputError: a bad number, an unknown target, an empty dataset,
+        or ``target="values"`` on a dataset without values.
     :raises ValueError: a checkpoint of other settings.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
@@ -262,6 +368,10 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         epochs, batch, learning_rate, held_out, weight_decay)
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
+    targets = policy_targets(data, target, temperature)
+    if target == "values" and not np.isfinite(data["values"]).any():
+        raise InputError("target", target, "the dataset has no move values (made without analysis); "
+                         "generate it again or train on the choice")
     settings = {"kind": "policy", "preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
                 "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["action"]))}
@@ -270,6 +380,10 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     scale = jnp.asarray(model0.scale)
     arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
               "a": jnp.asarray(data["action"].astype(np.int32))}
+    if target == "values":
+        settings["target"] = [target, float(temperature)]
+        arrays["t"] = jnp.asarray(targets)
+    del targets
     if action_features:
         from .features import (ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES, START_WEIGHTS,
                                dataset_features)
@@ -289,8 +403,12 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
             return jaxnet.apply(p, scale, d["x"][idx])
 
     def nll_acc(p, d, idx):
-        lp = jaxnet.masked_log_softmax(logits_of(p, d, idx), d["m"][idx])
-        nll = -jnp.take_along_axis(lp, d["a"][idx][:, None], axis=1)[:, 0]
+        logits = logits_of(p, d, idx)
+        lp = jaxnet.masked_log_softmax(logits, d["m"][idx])
+        if target == "values":
+            nll = soft_cross_entropy(logits, d["m"][idx], d["t"][idx])
+        else:
+            nll = -jnp.take_along_axis(lp, d["a"][idx][:, None], axis=1)[:, 0]
         return nll, jnp.argmax(lp, axis=1) == d["a"][idx]
 
     def loss(p, d, idx):
@@ -316,11 +434,13 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
 
 # ------------------------------------------------------------------ one training run in a folder
 def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                       action_features=False, weight_decay=0.0, keep_best=False) -> str:
+                       action_features=False, weight_decay=0.0, keep_best=False, target="choice",
+                       temperature=1.0) -> str:
     """The ``dominoai train`` command that trains this model again (the
     settings that change the result; ``--out`` and ``--jobs`` do not)."""
     extra = (" --action-features" if action_features else "") + (
-        f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "")
+        f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "") + (
+        f" --target values --temperature {temperature:g}" if target == "values" else "")
     return (f"dominoai train --variant {preset} --kind policy --deals {deals} --teacher {teacher} "
             f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
             f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}{extra}")
@@ -357,7 +477,7 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
               name: str | None = None, action_features: bool = False, weight_decay: float = 0.0,
-              keep_best: bool = False) -> TrainResult:
+              keep_best: bool = False, target: str = "choice", temperature: float = 1.0) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
     the deals differ from a tournament's of seed 0..9999; its chunks stay
@@ -366,11 +486,13 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     (``checkpoint.npz``, after every epoch), then ``model.npz`` (the model,
     named ``name``, default ``PRESET-policy``), ``log.parquet`` (one row per
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
-    ``action_features``, ``weight_decay`` and ``keep_best`` are
-    :func:`train_policy`'s.
+    ``action_features``, ``weight_decay``, ``keep_best``, ``target`` and
+    ``temperature`` are :func:`train_policy`'s; the dataset keeps the
+    teacher's move values (``analysis``) either way.
 
     ``resume``: reuse ``data.npz`` when it was made with the same preset,
-    teacher, deals and seed, and go on from the checkpoint. Without it, a
+    teacher, deals and seed (and with the values, for ``target="values"``),
+    and go on from the checkpoint. Without it, a
     folder that already holds a dataset, checkpoint or model is refused.
 
     :raises InputError: a bad number.
@@ -389,24 +511,29 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     check_run_kind(out, "policy")
     want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
     data = None
+    temperature = _check_target(target, temperature)
     if resume and data_path.exists():
         data, meta = load_dataset(data_path)
         if any(meta.get(k) != v for k, v in want.items()):
             diff = ", ".join(f"{k} {meta.get(k)!r}" for k, v in want.items() if meta.get(k) != v)
             raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
+        if target == "values" and not meta.get("analysis"):
+            raise ValueError(f"{data_path} holds no move values (made without analysis); "
+                             "give another --out for --target values")
     out.mkdir(parents=True, exist_ok=True)
     if data is None:
         parts = out / "data-parts"
         data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed + 10_000, backend=backend,
                         progress=progress, parts_dir=parts)
-        save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), **want)
+        save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), analysis=True, **want)
         _, meta = load_dataset(data_path)
     command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                                 action_features, weight_decay, keep_best)
+                                 action_features, weight_decay, keep_best, target, temperature)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                        held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
                        action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
-                       training_command=command, teacher=teacher, name=name or f"{preset}-policy")
+                       target=target, temperature=temperature, training_command=command, teacher=teacher,
+                       name=name or f"{preset}-policy")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})

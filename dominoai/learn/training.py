@@ -122,18 +122,23 @@ def save_arrays(path, data: dict, fields, meta: dict) -> Path:
     return atomic_write(Path(path), write)
 
 
-def load_arrays(path, fields, what: str, version_key: str, version: int) -> tuple[dict, dict]:
+def load_arrays(path, fields, what: str, version_key: str, version: int,
+                optional: dict | None = None) -> tuple[dict, dict]:
     """``(data, meta)`` of a file written by :func:`save_arrays`: the arrays
     ``fields`` and the ``meta`` dict, whose ``version_key`` must equal
-    ``version``.
+    ``version``. ``optional`` maps a field a file may lack (one added after
+    it was written) to ``fill(rows)``, which makes the array it then gets.
 
     :raises ValueError: not such a file (``what`` names the kind in the
         message), or another version (one line each).
     """
+    optional = optional or {}
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"][()]))
-            data = {k: z[k] for k in fields}
+            data = {k: z[k] for k in fields if k not in optional or k in z.files}
+            rows = len(next(iter(data.values()))) if data else 0
+            data.update({k: fill(rows) for k, fill in optional.items() if k in fields and k not in data})
     except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
         raise ValueError(f"{Path(path).name} is not a dominoai {what} ({type(e).__name__})") from None
     if meta.get(version_key) != version:
