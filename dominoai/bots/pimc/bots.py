@@ -143,15 +143,20 @@ class _SearchBot(BaseBot):
         (``belief``, ``policy_weight``, ``play_model``, ...). The policy
         network is packed when the rollouts or the play model need it."""
         policy = rollout_policy_id(self.rollout_policy, rv)
-        net = policy == NEURAL or model.get("play_model", 0) == PLAY_NEURAL
+        play_net = model.get("play_model", 0) == PLAY_NEURAL
+        net = policy == NEURAL or play_net
+        # the play model adds the action-feature block as the neural bot does;
+        # the neural rollouts do not compute it (model() refuses such a policy for them)
+        block = self.model("policy").action if play_net and policy != NEURAL else None
         return SearchSettings.make(rollouts=self.rollouts, rollout_policy=policy,
                                    exact=self.exact, max_nodes=self.max_nodes,
                                    max_tries=self.MAX_TRIES, hard_weights=self._hard_weights(),
                                    hard_plies=self.hard_plies, value_plies=self.value_plies,
                                    value_net=(self.model("value").packed()
                                               if self.value_plies > 0 else None),
-                                   policy_net=self.model("policy").packed() if net else None,
-                                   **model)
+                                   policy_net=(self.model("policy").packed(block=block is not None)
+                                               if net else None),
+                                   policy_block=block, **model)
 
     @property
     def model_ident(self) -> str:
@@ -186,9 +191,10 @@ class _SearchBot(BaseBot):
         is the shipped model of the rules' preset. Loaded once.
 
         :raises ModelError: an unknown name, a file that is not such a
-            model, a model of another preset, or a policy with the
-            action-feature block, which the search does not compute (one
-            line).
+            model, a model of another preset, or, for ``neural`` rollouts,
+            a policy with the action-feature block, which the rollouts do
+            not compute (one line; insane's ``play_model=neural`` computes
+            it).
         """
         from ...learn.model import default_model_name, load_model
         from ...learn.value_model import load_value_model
@@ -199,8 +205,8 @@ class _SearchBot(BaseBot):
             full = default_model_name(preset, kind) if name == "auto" else name
             m = (load_value_model(full, preset) if kind == "value"
                  else load_model(full, preset=preset, kind="policy"))
-            if kind == "policy":
-                m.packed()  # the search's forward passes have no action-feature block: refuse one now
+            if kind == "policy" and self.rollout_policy == "neural":
+                m.packed()  # the rollouts' forward pass has no action-feature block: refuse one now
             self._models[key] = m
         return self._models[key]
 
