@@ -34,12 +34,13 @@ def _boneyard(deal):
     return [Tile(t) for t in range(28) if t not in held]
 
 
-def _neural_probability(model, obs, code):
+def _neural_probability(model, obs, code, temperature=1.0):
     """The ``neural`` bot's softmax probability of ``code`` among the
-    legal moves of ``obs``, from the model's forward pass with the block."""
+    legal moves of ``obs`` at ``temperature``, from the model's forward
+    pass with the block, and the bot's greedy move."""
     codes, fe = action_features(obs)
     logits = model.forward(encode(obs.array), ids=codes[None], feats=fe[None]).astype(np.float64)
-    z = logits[codes]
+    z = logits[codes] / temperature
     p = np.exp(z - z.max())
     return float(p[list(codes).index(code)] / p.sum()), int(codes[np.argmax(z)])
 
@@ -49,8 +50,10 @@ def test_play_model_gives_each_play_the_neural_bots_probability(preset, seed):
     """Seat 1 observes; after each of seat 0's plays with a choice, the
     play model's likelihood of the true state equals the product of the
     ``neural`` bot's probabilities of seat 0's plays so far (float32
-    rounding); the bot's greedy move is the highest-probability one; and
-    without the block the likelihood differs (the features matter)."""
+    rounding); the bot's greedy move is the highest-probability one; at
+    ``play_temperature=2`` it equals the product of the softmax of the
+    halved logits; and without the block the likelihood differs (the
+    features matter)."""
     model = load_model(f"{preset}-policy", preset=preset, kind="policy")
     assert model.has_action_features
     bot = make_bot("neural")
@@ -59,9 +62,11 @@ def test_play_model_gives_each_play_the_neural_bots_probability(preset, seed):
     rv = m.rules.vector()
     with_block = SearchSettings.make(policy_weight=1.0, play_model=1,
                                      policy_net=model.packed(block=True), policy_block=model.action)
+    flat = SearchSettings.make(policy_weight=1.0, play_model=1, policy_net=model.packed(block=True),
+                               policy_block=model.action, play_temperature=2.0)
     without = SearchSettings.make(policy_weight=1.0, play_model=1, policy_net=model.packed(block=True))
     rng = np.random.default_rng(seed)
-    want = 1.0
+    want = want_flat = 1.0
     checked = 0
     for k in range(14):
         if h.over:
@@ -73,6 +78,7 @@ def test_play_model_gives_each_play_the_neural_bots_probability(preset, seed):
             p, greedy = _neural_probability(model, obs, code)
             assert bot.act(obs).code == greedy or bot.act(obs).tile.id == greedy >> 2
             want *= p
+            want_flat *= _neural_probability(model, obs, code, 2.0)[0]
         mv = Move.from_code(code)
         if k == 0:
             h.play(Move(mv.tile, 0), orientation=code & 3)
@@ -86,6 +92,8 @@ def test_play_model_gives_each_play_the_neural_bots_probability(preset, seed):
         st = m.state_copy()
         got = play_likelihood(st, evs, len(evs), rv, 1, with_block, new_scratch(1, 1))
         assert got == pytest.approx(want, rel=2e-4)
+        got_flat = play_likelihood(st, evs, len(evs), rv, 1, flat, new_scratch(1, 1))
+        assert got_flat == pytest.approx(want_flat, rel=2e-4) and got_flat != pytest.approx(got, rel=1e-3)
         plain = play_likelihood(st, evs, len(evs), rv, 1, without, new_scratch(1, 1))
         assert not math.isclose(plain, got, rel_tol=1e-3)
         checked += 1
@@ -93,7 +101,7 @@ def test_play_model_gives_each_play_the_neural_bots_probability(preset, seed):
     assert 0.0 < want < 0.5, want
 
 
-def test_settings_refuse_a_block_that_does_not_fit_the_network():
+def test_settings_refuse_a_block_that_does_not_fit_the_network_and_a_bad_temperature():
     model = load_model("draw-policy", preset="draw", kind="policy")
     fw, fb = model.action
     with pytest.raises(ValueError, match="policy_block"):
@@ -101,6 +109,20 @@ def test_settings_refuse_a_block_that_does_not_fit_the_network():
     with pytest.raises(ValueError, match="policy_block"):
         SearchSettings.make(play_model=1, policy_net=model.packed(block=True),
                             policy_block=(np.zeros((fw.shape[0], 11), np.float32), np.zeros(11, np.float32)))
+    with pytest.raises(ValueError, match="play_temperature"):
+        SearchSettings.make(play_temperature=0.0)
+    with pytest.raises(ValueError, match="play_temperature"):
+        make_bot("insane:play_temperature=0")
+
+
+def test_play_temperature_is_idle_without_the_neural_play_model():
+    from dominoai.bots.pimc import InsaneBot
+    from dominoai.rules import get_rules
+
+    block = get_rules("block")
+    assert "play_temperature" in InsaneBot().idle_params(block)
+    assert "play_temperature" in InsaneBot(play_model="neural", policy_weight=0.0).idle_params(block)
+    assert "play_temperature" not in InsaneBot(play_model="neural").idle_params(block)
 
 
 def test_insane_plays_draw_hands_with_the_feature_policy_as_its_play_model():

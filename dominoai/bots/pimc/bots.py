@@ -394,6 +394,11 @@ class InsaneBot(_SearchBot):
                                    "hard_prior does not apply); tuned only when named (a "
                                    "policy network ships for some presets only)",
                                    choices=PLAY_MODELS, searched=False),
+                  play_temperature=Param(float, 1.0, "with play_model=neural: the temperature "
+                                         "of the network's softmax (its logits divided by it; "
+                                         "1 = the policy's own probabilities, above 1 flatter, "
+                                         "below sharper); tuned only when named",
+                                         min=0.05, low=0.25, high=4.0, log=True, searched=False),
                   draw_weight=Param(bool, False, "where tiles are drawn, weight worlds by the "
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
@@ -473,7 +478,8 @@ class InsaneBot(_SearchBot):
         ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``;
         ``draw_history`` wherever the play model where tiles are drawn is
         off; ``play_model`` wherever the play model is off; ``hard_prior``
-        and ``sharp_weight`` with ``play_model=neural``. Each with the
+        and ``sharp_weight`` with ``play_model=neural``, and
+        ``play_temperature`` without it. Each with the
         reason."""
         idle = super().idle_reasons(rules)
         rv = rules.vector()
@@ -495,9 +501,11 @@ class InsaneBot(_SearchBot):
         elif off:
             idle["draw_history"] = f"acts only with the play model, off here {off}"
         if off:
-            idle["play_model"] = f"acts only with the play model, off here {off}"
+            idle["play_model"] = idle["play_temperature"] = f"acts only with the play model, off here {off}"
         elif self.play_model == "neural":
             idle["hard_prior"] = idle["sharp_weight"] = "the neural play model does not use it"
+        else:
+            idle["play_temperature"] = "acts only with play_model=neural"
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
             idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
@@ -534,6 +542,7 @@ class InsaneBot(_SearchBot):
         cfg = self._settings(rv, belief=BELIEF_PLAY_MODEL if on else BELIEF_CONSISTENT,
                              policy_weight=self.policy_weight if on else 0.0,
                              play_model=PLAY_NEURAL if neural else 0,
+                             play_temperature=self.play_temperature,
                              hard_prior=self.hard_prior if on and not neural else 0.0,
                              sharp_weight=self.sharp_weight, resample=self.resample,
                              fusion=self.fusion,

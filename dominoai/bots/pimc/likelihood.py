@@ -307,8 +307,9 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
     could not leave out of an inlined call). A policy with the
     action-feature block (``cfg.policy_block``) adds each legal move's
     feature term to its logit as the ``neural`` bot does, the features
-    read from the row's observation with the world's hand then;
-    ``hard_prior`` does not apply. ``ws.nh0``, ``ws.nh1``, ``ws.nout``,
+    read from the row's observation with the world's hand then; the
+    softmax is taken at the temperature ``cfg.play_temperature`` (the
+    logits divided by it); ``hard_prior`` does not apply. ``ws.nh0``, ``ws.nh1``, ``ws.nout``,
     ``ws.fst``, ``ws.fe`` and ``ws.wv`` are scratch."""
     # the tuples' members, bound once (not read per row: see settings.py)
     meta, states, obs = tables
@@ -324,6 +325,7 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
         pre, delta = first
         net, block, nh0, nh1, nout = cfg.policy_net, cfg.policy_block, ws.nh0, ws.nh1, ws.nout
         fscratch = (ws.fst, feats, vals, wi, wf, ws.fe, ws.wv)
+        inv_temp = 1.0 / cfg.play_temperature
     mixing = hard_prior > 0.0 and not neural
     if mixing:
         for q in range(8):
@@ -360,7 +362,8 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
             if first is not None:
                 if neural:
                     f = _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre,
-                                           delta, net, nh0, nh1, nout, block, fscratch)
+                                           delta, net, nh0, nh1, nout, block, fscratch,
+                                           inv_temp)
                     f2 = 0.0
                     done = True
             if not done:
@@ -459,7 +462,7 @@ def _played_index(st, meta, d, buf, n, kinds):
 
 @njit(cache=True, inline="always")
 def _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre, delta, net, nh0, nh1,
-                       nout, block, fscratch):
+                       nout, block, fscratch, inv_temp):
     """The log factor of row ``d`` with the seat ``s``'s hand then ``h``
     under the policy network ``net``: -inf where the hand could not have
     made the play (or could have played where it passed), 0.0 for a forced
@@ -468,7 +471,8 @@ def _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre, delta, n
     (:func:`~dominoai.bots.pimc.playnet.net_log_prob_block` on the row's
     first layer ``pre[d]`` and the tile columns ``delta``, with the
     action-feature block ``block`` read from the row's observation
-    ``obs[d]``; ``nh0``, ``nh1``, ``nout``, ``fscratch`` scratch)."""
+    ``obs[d]``, the logits times ``inv_temp``; ``nh0``, ``nh1``, ``nout``,
+    ``fscratch`` scratch)."""
     st = states[d]
     st[L.S_HAND + s] = h
     n = K.legal_moves(st, rv, buf)
@@ -480,4 +484,4 @@ def _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre, delta, n
     if j < 0:
         return -np.inf
     return net_log_prob_block(pre[d], delta, h, buf, n, j, net, nh0, nh1, nout, block, obs[d], rv,
-                              fscratch)
+                              fscratch, inv_temp)

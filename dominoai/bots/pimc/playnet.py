@@ -191,7 +191,8 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1, logits):
 
 
 @njit(cache=True)
-def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, rv, fscratch):
+def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, rv, fscratch,
+                       inv_temp=1.0):
     """:func:`net_log_prob` of a policy with the action-feature block
     (:mod:`dominoai.learn.features`): each legal move's logit also gets
     ``(fb + h_last @ fw) . features(move)``, the features read from the
@@ -204,7 +205,9 @@ def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, 
     ``fscratch = (st, feats, vals, wi, wf, fe, wv)``: the feature kernel's
     scratch (:class:`~dominoai.learn.features.FeatureScratch`'s arrays), the
     features (``float32``, ``(MAX_MOVES, N_ACTION_FEATURES)``) and ``wv``
-    (``float32``, at least ``F``)."""
+    (``float32``, at least ``F``). ``inv_temp``: the logits are multiplied
+    by it before the softmax (one over the play model's temperature,
+    ``play_temperature``; 1.0: the policy's own probabilities)."""
     hl = net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits)
     fw, fb = block
     if fb.shape[0] > 0:
@@ -213,6 +216,9 @@ def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, 
         a[O_UNSEEN] = _FULL & ~a[O_LINE] & ~h
         action_features_into(a, rv, rv[R_PLAYERS], buf, n, st, feats, vals, wi, wf, fe)
         add_feature_term(hl, fw, fb, buf, fe, n, wv, logits)
+    if inv_temp != 1.0:
+        for c in range(n):
+            logits[buf[c]] = np.float32(logits[buf[c]] * inv_temp)
     return log_softmax_pick(logits, buf, n, k)
 
 

@@ -101,6 +101,9 @@ class SearchSettings(NamedTuple):
       each legal move's logit as the ``neural`` bot adds it;
       :data:`~dominoai.bots.pimc.playnet.NO_BLOCK` (``F = 0``) for a
       policy without one.
+    - ``play_temperature``: the ``neural`` play model's temperature: its
+      softmax is over the policy's logits divided by it (``> 0``; 1: the
+      policy's own probabilities, as the ``neural`` bot samples them).
     """
 
     rollouts: int = 1
@@ -122,6 +125,7 @@ class SearchSettings(NamedTuple):
     policy_net: tuple = None
     play_model: int = 0
     policy_block: tuple = None
+    play_temperature: float = 1.0
 
     @classmethod
     def make(cls, **fields) -> "SearchSettings":
@@ -135,7 +139,8 @@ class SearchSettings(NamedTuple):
 
         :raises ValueError: ``rollouts``, ``max_nodes`` or ``resample``
             below 1, ``hard_plies`` or ``value_plies`` below 0,
-            ``hard_prior`` outside 0 to 1, ``sharp_weight`` not above 0,
+            ``hard_prior`` outside 0 to 1, ``sharp_weight`` or
+            ``play_temperature`` not above 0,
             ``hard_weights`` not of shape ``(N_WEIGHTS,)``, ``value_plies``
             above 0 without a ``value_net``, ``play_model`` not 0 or 1 or 1
             without a ``policy_net``, or a network wider than
@@ -168,6 +173,8 @@ class SearchSettings(NamedTuple):
             raise ValueError("value_plies above 0 needs a value_net")
         if int(f["play_model"]) not in (0, 1):
             raise ValueError(f"play_model must be 0 (hard) or 1 (neural), got {f['play_model']}")
+        if not float(f["play_temperature"]) > 0.0:
+            raise ValueError(f"play_temperature must be above 0, got {f['play_temperature']}")
         if int(f["play_model"]) == 1 and f["policy_net"] is None:
             raise ValueError("play_model 1 (neural) needs a policy_net")
         nets = {k: _packed(k, f[k]) for k in ("value_net", "policy_net")}
