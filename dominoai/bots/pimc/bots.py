@@ -338,7 +338,10 @@ class InsaneBot(_SearchBot):
     ``policy_model``'s probability of each play, from the seat's
     observation then in each world, :mod:`.playnet`; the play model is on
     only where ``policy_weight`` is above 0, whose value the ``neural``
-    model does not read), ``budget_clock`` (``wall``: ``time_budget`` and
+    model does not read; a policy with the action-feature block gets its
+    features added as the ``neural`` bot adds them), ``play_temperature``
+    (1.0: with ``play_model=neural``, the network's logits are divided by
+    it in the play model's softmax), ``budget_clock`` (``wall``: ``time_budget`` and
     the reported seconds read ``time.perf_counter``; ``cpu``: the deciding
     thread's CPU time, ``time.thread_time``), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
