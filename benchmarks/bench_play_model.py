@@ -1,15 +1,21 @@
 #!/usr/bin/env python
 """Where the play model's time goes: the hard model against the policy network.
 
-On ``--positions`` Block decisions of ``hard`` self-play (seat to move with
-two or more moves), each observer's ``--worlds`` sampled worlds are weighed
-by the play model's tables (:func:`dominoai.bots.pimc.tabled_likelihood`,
-no row cache, so every row of every world is evaluated) with
+On ``--positions`` decisions of ``hard`` self-play in ``--preset`` (default
+``block``; seat to move with two or more moves), each observer's
+``--worlds`` sampled worlds are weighed by the play model's tables
+(:func:`dominoai.bots.pimc.tabled_likelihood`, no row cache, so every row
+of every world is evaluated; where tiles are drawn, the rows since each
+seat's last draw) with
 
 - ``hard``: a softmax of hard's move values (insane's default, ``policy_weight=4``);
-- ``neural``: the shipped ``block-policy`` network (``play_model=neural``),
-  through its first-layer tables (:func:`~dominoai.bots.pimc.likelihood.net_tables`,
-  built once per decision and timed apart);
+- ``neural``: the preset's shipped policy (``PRESET-policy``,
+  ``play_model=neural``), through its first-layer tables
+  (:func:`~dominoai.bots.pimc.likelihood.net_tables`, built once per
+  decision and timed apart), with its action-feature block where it has
+  one;
+- ``neural_noblock`` (a policy with the block only): the same network with
+  the block left out, so the difference is what the features cost;
 - ``neural_plain``: the same network's plain forward pass on the whole
   observation vector (:func:`dominoai.learn.forward.forward_into`) per
   row, for comparison.
@@ -21,6 +27,7 @@ in one process (ratios in one run). It is a script, not a test.
 Usage::
 
     python benchmarks/bench_play_model.py --positions 40 --worlds 200
+    python benchmarks/bench_play_model.py --preset draw --positions 40 --worlds 200
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--worlds", type=int, default=200)
+    ap.add_argument("--preset", default="block")
     a = ap.parse_args(argv)
     if a.positions < 1 or a.worlds < 1:
         ap.error("--positions and --worlds must be at least 1")
@@ -92,13 +100,19 @@ def main(argv=None) -> int:
     from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
     from dominoai.learn.model import load_model
 
-    net = load_model("block-policy", preset="block", kind="policy").packed()
+    model = load_model(f"{a.preset}-policy", preset=a.preset, kind="policy")
+    net = model.packed(block=True)
     hard_cfg = SearchSettings.make(policy_weight=4.0)
-    neural_cfg = SearchSettings.make(policy_weight=4.0, play_model=1, policy_net=net)
+    neural_cfg = SearchSettings.make(policy_weight=4.0, play_model=1, policy_net=net,
+                                     policy_block=model.action)
+    plain_cfg = SearchSettings.make(policy_weight=4.0, play_model=1, policy_net=net)
+    models = {"hard": hard_cfg, "neural": neural_cfg}
+    if model.action is not None:
+        models["neural_noblock"] = plain_cfg
     bot = make_bot("hard")
     found, seed = [], 7
     while len(found) < a.positions:
-        m = Match("block", seed=seed)
+        m = Match(a.preset, seed=seed)
         seed += 1
         h = m.new_hand()
         while not h.over and len(found) < a.positions:
@@ -110,7 +124,7 @@ def main(argv=None) -> int:
     buf = np.zeros(128, np.int64)
     x, h0, h1, out = (np.zeros(OBS_SIZE, np.float32), np.zeros(512, np.float32),
                       np.zeros(512, np.float32), np.zeros(N_ACTIONS, np.float32))
-    t = {"hard": 0.0, "neural": 0.0, "tables": 0.0, "neural_plain": 0.0}
+    t = {**{k: 0.0 for k in models}, "tables": 0.0, "neural_plain": 0.0}
     rows = evaluated = plain_rows = 0
     warm = True
     for obs in [found[0]] + found:
@@ -124,9 +138,11 @@ def main(argv=None) -> int:
         c0 = time.thread_time()
         first = net_tables(nd, tobs, neural_cfg, ws, True)
         c1 = time.thread_time()
-        _weigh(worlds, nd, (meta, states, tobs), rv, hard_cfg, ws, NO_FIRST)
-        c2 = time.thread_time()
-        _weigh(worlds, nd, (meta, states, tobs), rv, neural_cfg, ws, first)
+        took = {}
+        for name, cfg in models.items():
+            c2 = time.thread_time()
+            _weigh(worlds, nd, (meta, states, tobs), rv, cfg, ws, NO_FIRST if name == "hard" else first)
+            took[name] = time.thread_time() - c2
         c3 = time.thread_time()
         k = _plain_rows(worlds, nd, meta, states, tobs, rv, net, buf, x, h0, h1, out)
         c4 = time.thread_time()
@@ -134,16 +150,16 @@ def main(argv=None) -> int:
             warm = False
             continue
         t["tables"] += c1 - c0
-        t["hard"] += c2 - c1
-        t["neural"] += c3 - c2
+        for name in models:
+            t[name] += took[name]
         t["neural_plain"] += c4 - c3
         rows += nd
         evaluated += nd * len(worlds)
         plain_rows += k
     n = len(found)
-    print(f"{n} Block positions, {a.worlds} worlds each: {rows / n:.1f} tabled rows per decision")
+    print(f"{n} {a.preset} positions, {a.worlds} worlds each: {rows / n:.1f} tabled rows per decision")
     print(f"table building (neural first layer): {t['tables'] / n * 1e3:.3f} ms per decision")
-    for k in ("hard", "neural"):
+    for k in models:
         print(f"{k:>12}: {t[k] / evaluated * 1e6:.2f} us per row evaluated, "
               f"{t[k] / n * 1e3:.2f} ms per decision (no row cache)")
     print(f"neural_plain: {t['neural_plain'] / max(plain_rows, 1) * 1e6:.2f} us per forward pass "

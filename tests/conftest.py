@@ -81,7 +81,7 @@ def _warm_learning(rules) -> None:
 WARM_GROUPS = [
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
       "test_compile.py", "test_draw_history.py", "test_experiments.py", "test_fusion.py", "test_learn_value.py",
-      "test_learn_features.py", "test_neural.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
+      "test_learn_features.py", "test_neural.py", "test_pimc_playfeat.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
       "test_tune_report.py", "test_viewer.py", "test_worlds.py"}, [_warm_search]),
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_worlds.py", "test_fast.py", "test_fast_rules.py",
       "test_cli.py", "test_simulate_pair.py"}, [_warm_side, _warm_simulation]),

@@ -179,13 +179,13 @@ def test_settings_refuse_a_neural_play_model_without_a_network():
         make_bot("insane:play_model=learned")
 
 
-@pytest.mark.parametrize("spec", ["insane:play_model=neural", "insane:rollout_policy=neural"])
-def test_a_policy_with_the_action_feature_block_is_refused_before_any_play(tmp_path, capsys, spec):
-    # the shipped Draw policy adds action features, which the search's forward passes do not compute
+def test_a_policy_with_the_action_feature_block_is_refused_for_rollouts_before_any_play(tmp_path, capsys):
+    # the shipped Draw policy adds action features, which the rollouts' forward pass does not
+    # compute (the play model does: tests/test_pimc_playfeat.py)
     from dominoai.cli import main
     out = tmp_path / "t.parquet"
-    assert main(["tournament", "--variant", "draw", "--bots", f"{spec},hard", "--hands", "2",
-                 "--out", str(out), "--no-progress"]) == 2
+    assert main(["tournament", "--variant", "draw", "--bots", "insane:rollout_policy=neural,hard",
+                 "--hands", "2", "--out", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "model 'draw-policy' adds action features to its logits" in err
     assert list(tmp_path.iterdir()) == []

@@ -143,15 +143,20 @@ class _SearchBot(BaseBot):
         (``belief``, ``policy_weight``, ``play_model``, ...). The policy
         network is packed when the rollouts or the play model need it."""
         policy = rollout_policy_id(self.rollout_policy, rv)
-        net = policy == NEURAL or model.get("play_model", 0) == PLAY_NEURAL
+        play_net = model.get("play_model", 0) == PLAY_NEURAL
+        net = policy == NEURAL or play_net
+        # the play model adds the action-feature block as the neural bot does;
+        # the neural rollouts do not compute it (model() refuses such a policy for them)
+        block = self.model("policy").action if play_net and policy != NEURAL else None
         return SearchSettings.make(rollouts=self.rollouts, rollout_policy=policy,
                                    exact=self.exact, max_nodes=self.max_nodes,
                                    max_tries=self.MAX_TRIES, hard_weights=self._hard_weights(),
                                    hard_plies=self.hard_plies, value_plies=self.value_plies,
                                    value_net=(self.model("value").packed()
                                               if self.value_plies > 0 else None),
-                                   policy_net=self.model("policy").packed() if net else None,
-                                   **model)
+                                   policy_net=(self.model("policy").packed(block=block is not None)
+                                               if net else None),
+                                   policy_block=block, **model)
 
     @property
     def model_ident(self) -> str:
@@ -186,9 +191,10 @@ class _SearchBot(BaseBot):
         is the shipped model of the rules' preset. Loaded once.
 
         :raises ModelError: an unknown name, a file that is not such a
-            model, a model of another preset, or a policy with the
-            action-feature block, which the search does not compute (one
-            line).
+            model, a model of another preset, or, for ``neural`` rollouts,
+            a policy with the action-feature block, which the rollouts do
+            not compute (one line; insane's ``play_model=neural`` computes
+            it).
         """
         from ...learn.model import default_model_name, load_model
         from ...learn.value_model import load_value_model
@@ -199,8 +205,8 @@ class _SearchBot(BaseBot):
             full = default_model_name(preset, kind) if name == "auto" else name
             m = (load_value_model(full, preset) if kind == "value"
                  else load_model(full, preset=preset, kind="policy"))
-            if kind == "policy":
-                m.packed()  # the search's forward passes have no action-feature block: refuse one now
+            if kind == "policy" and self.rollout_policy == "neural":
+                m.packed()  # the rollouts' forward pass has no action-feature block: refuse one now
             self._models[key] = m
         return self._models[key]
 
@@ -332,7 +338,10 @@ class InsaneBot(_SearchBot):
     ``policy_model``'s probability of each play, from the seat's
     observation then in each world, :mod:`.playnet`; the play model is on
     only where ``policy_weight`` is above 0, whose value the ``neural``
-    model does not read), ``budget_clock`` (``wall``: ``time_budget`` and
+    model does not read; a policy with the action-feature block gets its
+    features added as the ``neural`` bot adds them), ``play_temperature``
+    (1.0: with ``play_model=neural``, the network's logits are divided by
+    it in the play model's softmax), ``budget_clock`` (``wall``: ``time_budget`` and
     the reported seconds read ``time.perf_counter``; ``cpu``: the deciding
     thread's CPU time, ``time.thread_time``), ``draw_weight``
     (false; true: the same weighting where tiles are drawn, from the plays
@@ -388,6 +397,11 @@ class InsaneBot(_SearchBot):
                                    "hard_prior does not apply); tuned only when named (a "
                                    "policy network ships for some presets only)",
                                    choices=PLAY_MODELS, searched=False),
+                  play_temperature=Param(float, 1.0, "with play_model=neural: the temperature "
+                                         "of the network's softmax (its logits divided by it; "
+                                         "1 = the policy's own probabilities, above 1 flatter, "
+                                         "below sharper); tuned only when named",
+                                         min=0.05, low=0.25, high=4.0, log=True, searched=False),
                   draw_weight=Param(bool, False, "where tiles are drawn, weight worlds by the "
                                     "plays too (policy_weight's model): the plays and passes "
                                     "each seat made since its last draw, whose hand then the "
@@ -467,7 +481,8 @@ class InsaneBot(_SearchBot):
         ``sharp_weight`` at ``hard_prior=0``; ``fusion`` at ``exact=0``;
         ``draw_history`` wherever the play model where tiles are drawn is
         off; ``play_model`` wherever the play model is off; ``hard_prior``
-        and ``sharp_weight`` with ``play_model=neural``. Each with the
+        and ``sharp_weight`` with ``play_model=neural``, and
+        ``play_temperature`` without it. Each with the
         reason."""
         idle = super().idle_reasons(rules)
         rv = rules.vector()
@@ -489,9 +504,11 @@ class InsaneBot(_SearchBot):
         elif off:
             idle["draw_history"] = f"acts only with the play model, off here {off}"
         if off:
-            idle["play_model"] = f"acts only with the play model, off here {off}"
+            idle["play_model"] = idle["play_temperature"] = f"acts only with the play model, off here {off}"
         elif self.play_model == "neural":
             idle["hard_prior"] = idle["sharp_weight"] = "the neural play model does not use it"
+        else:
+            idle["play_temperature"] = "acts only with play_model=neural"
         if self.hard_prior <= 0 and "sharp_weight" not in idle:
             idle["sharp_weight"] = "acts only with hard_prior > 0"
         if self.exact <= 0:
@@ -528,6 +545,7 @@ class InsaneBot(_SearchBot):
         cfg = self._settings(rv, belief=BELIEF_PLAY_MODEL if on else BELIEF_CONSISTENT,
                              policy_weight=self.policy_weight if on else 0.0,
                              play_model=PLAY_NEURAL if neural else 0,
+                             play_temperature=self.play_temperature,
                              hard_prior=self.hard_prior if on and not neural else 0.0,
                              sharp_weight=self.sharp_weight, resample=self.resample,
                              fusion=self.fusion,

@@ -33,7 +33,7 @@ from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ..hard import hard_eval_into
 from ..worlds.evidence import event_time
-from .playnet import PLAY_NEURAL, first_layer_into, hand_delta_into, net_log_prob, new_first_layer
+from .playnet import PLAY_NEURAL, first_layer_into, hand_delta_into, net_log_prob_block, new_first_layer
 
 __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
            "play_tables_into", "tabled_likelihood", "PlayModel", "new_play_model",
@@ -300,12 +300,17 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
     ``cfg.play_model`` ``neural`` (:data:`~dominoai.bots.pimc.playnet.PLAY_NEURAL`)
     takes each row's factor from the policy network ``cfg.policy_net``
     instead: the log of its softmax probability of the move played among
-    the legal moves (:func:`~dominoai.bots.pimc.playnet.net_log_prob`),
+    the legal moves (:func:`~dominoai.bots.pimc.playnet.net_log_prob_block`),
     read through ``first = (pre, delta)`` (:func:`net_tables` of the same
     tables; None: the ``hard`` model is used whatever ``cfg`` says; a
     kernel that calls this one passes a tuple, never None, which numba
-    could not leave out of an inlined call);
-    ``hard_prior`` does not apply. ``ws.nh0`` and ``ws.nh1`` are scratch."""
+    could not leave out of an inlined call). A policy with the
+    action-feature block (``cfg.policy_block``) adds each legal move's
+    feature term to its logit as the ``neural`` bot does, the features
+    read from the row's observation with the world's hand then; the
+    softmax is taken at the temperature ``cfg.play_temperature`` (the
+    logits divided by it); ``hard_prior`` does not apply. ``ws.nh0``, ``ws.nh1``, ``ws.nout``,
+    ``ws.fst``, ``ws.fe`` and ``ws.wv`` are scratch."""
     # the tuples' members, bound once (not read per row: see settings.py)
     meta, states, obs = tables
     ckey, cval = cache
@@ -318,7 +323,9 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
     if first is not None:
         neural = cfg.play_model == PLAY_NEURAL
         pre, delta = first
-        net, nh0, nh1 = cfg.policy_net, ws.nh0, ws.nh1
+        net, block, nh0, nh1, nout = cfg.policy_net, cfg.policy_block, ws.nh0, ws.nh1, ws.nout
+        fscratch = (ws.fst, feats, vals, wi, wf, ws.fe, ws.wv)
+        inv_temp = 1.0 / cfg.play_temperature
     mixing = hard_prior > 0.0 and not neural
     if mixing:
         for q in range(8):
@@ -354,8 +361,9 @@ def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None
             done = False
             if first is not None:
                 if neural:
-                    f = _neural_row_factor(d, h, s, meta, states, rv, buf, kinds, pre, delta,
-                                           net, nh0, nh1)
+                    f = _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre,
+                                           delta, net, nh0, nh1, nout, block, fscratch,
+                                           inv_temp)
                     f2 = 0.0
                     done = True
             if not done:
@@ -453,14 +461,18 @@ def _played_index(st, meta, d, buf, n, kinds):
 
 
 @njit(cache=True, inline="always")
-def _neural_row_factor(d, h, s, meta, states, rv, buf, kinds, pre, delta, net, nh0, nh1):
+def _neural_row_factor(d, h, s, meta, states, obs, rv, buf, kinds, pre, delta, net, nh0, nh1,
+                       nout, block, fscratch, inv_temp):
     """The log factor of row ``d`` with the seat ``s``'s hand then ``h``
     under the policy network ``net``: -inf where the hand could not have
     made the play (or could have played where it passed), 0.0 for a forced
     move, else the log of the network's softmax probability of the move
-    played among the legal ones (:func:`~dominoai.bots.pimc.playnet.net_log_prob`
-    on the row's first layer ``pre[d]`` and the tile columns ``delta``;
-    ``nh0``, ``nh1`` scratch)."""
+    played among the legal ones
+    (:func:`~dominoai.bots.pimc.playnet.net_log_prob_block` on the row's
+    first layer ``pre[d]`` and the tile columns ``delta``, with the
+    action-feature block ``block`` read from the row's observation
+    ``obs[d]``, the logits times ``inv_temp``; ``nh0``, ``nh1``, ``nout``,
+    ``fscratch`` scratch)."""
     st = states[d]
     st[L.S_HAND + s] = h
     n = K.legal_moves(st, rv, buf)
@@ -471,4 +483,5 @@ def _neural_row_factor(d, h, s, meta, states, rv, buf, kinds, pre, delta, net, n
     j = _played_index(st, meta, d, buf, n, kinds)
     if j < 0:
         return -np.inf
-    return net_log_prob(pre[d], delta, h, buf, n, j, net, nh0, nh1)
+    return net_log_prob_block(pre[d], delta, h, buf, n, j, net, nh0, nh1, nout, block, obs[d], rv,
+                              fscratch, inv_temp)

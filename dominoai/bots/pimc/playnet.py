@@ -23,6 +23,17 @@ of that row), which lets LLVM vectorise them: measured with a loop of
 ``off + i * fan_out + j`` into the flat array against 2.1 to 3.1 µs with
 the row's slice (whose index ``j`` is known not to be negative).
 
+A policy with the action-feature block (the shipped Draw, All Fives and
+Kozel policies, :mod:`dominoai.learn.features`) adds to each legal move's
+logit ``(fb + h_last @ fw) . features(move)``, ``h_last`` the last hidden
+layer (:func:`net_log_prob_block`): the features are read from the row's
+observation with the world's hand then, by the ``neural`` bot's kernels
+(:func:`~dominoai.learn.features.action_features_into`,
+:func:`~dominoai.learn.features.add_feature_term`), so the play model
+gives each play the probability the ``neural`` bot gives it from that
+observation. The features cost a lay and ``hard``'s evaluation per legal
+move, per row and world (the row cache keeps each hand's factor).
+
 Kernels only (``@njit(cache=True)``), numpy types in and out.
 """
 from __future__ import annotations
@@ -31,10 +42,13 @@ import numpy as np
 from numba import njit
 
 from ...engine.encode import F_HAND, F_UNSEEN, encode_into
+from ...engine.layout import R_PLAYERS
 from ...engine.observe import O_HAND, O_LINE, O_UNSEEN
+from ...learn.features import action_features_into, add_feature_term
 
 __all__ = ["PLAY_MODELS", "PLAY_HARD", "PLAY_NEURAL", "new_first_layer", "first_layer_into",
-           "hand_delta_into", "net_log_prob"]
+           "hand_delta_into", "net_logits_into", "net_log_prob", "net_log_prob_block", "log_softmax_pick",
+           "NO_BLOCK"]
 
 #: the play models by id (the index): ``hard`` (a softmax of hard's move
 #: values at ``policy_weight``) and ``neural`` (the policy network's softmax)
@@ -43,6 +57,8 @@ PLAY_HARD = 0
 PLAY_NEURAL = 1
 
 _FULL = np.int64((1 << 28) - 1)
+#: the action-feature block ``(fw, fb)`` of a policy without one (no feature)
+NO_BLOCK = (np.zeros((1, 0), np.float32), np.zeros(0, np.float32))
 
 
 @njit(cache=True)
@@ -99,16 +115,18 @@ def first_layer_into(a, net, x, out):
 
 
 @njit(cache=True)
-def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
-    """The log probability the network ``net`` (``(scale, weights,
-    shapes)``) gives to the move ``buf[k]`` among the legal moves
-    ``buf[:n]`` (``int64`` action ids; ``n >= 1``): the log of the softmax
-    of their logits. The observation is a tabled row's: ``pre``
-    (``float32``, ``(fan_out,)``) its first layer with an empty hand
-    (:func:`first_layer_into`), ``h`` the seat's hand (a tile set, added
-    through ``delta``, :func:`hand_delta_into`). ``h0``, ``h1``:
-    ``float32`` scratch of the widest layer. Returns a ``float`` (``<=
-    0``)."""
+def net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits):
+    """The logits of the legal moves ``buf[:n]`` (``int64`` action ids;
+    ``n >= 1``) under the network ``net`` (``(scale, weights, shapes)``),
+    written at their ids into ``logits`` (``float32``, ``(N_ACTIONS,)``;
+    the other entries are left as they were). The observation is a tabled
+    row's: ``pre`` (``float32``, ``(fan_out,)``) its first layer with an
+    empty hand (:func:`first_layer_into`), ``h`` the seat's hand (a tile
+    set, added through ``delta``, :func:`hand_delta_into`). ``h0``, ``h1``:
+    ``float32`` scratch of the widest layer. Returns the last hidden layer
+    after its ReLU (one of ``h0``, ``h1``; of a network without a hidden
+    layer, scratch of no meaning), which the action-feature block reads
+    (:func:`~dominoai.learn.features.add_feature_term`)."""
     scale, weights, shapes = net
     n_layers = shapes.shape[0]
     fo = shapes[0, 1]
@@ -123,7 +141,9 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
     off = shapes[0, 0] * fo + fo
     if n_layers == 1:
         # the first layer is the last: its outputs are the logits
-        return _log_softmax_pick(src, buf, n, k)
+        for c in range(n):
+            logits[buf[c]] = src[buf[c]]
+        return h1
     dst = h1
     for l in range(1, n_layers):
         for j in range(shapes[l - 1, 1]):
@@ -134,7 +154,7 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
         b = off + fi * fo
         w2 = weights[off:b].reshape((fi, fo))
         if l == n_layers - 1:
-            # the logits of the legal moves only, into dst[:n]
+            # the logits of the legal moves only
             for c in range(n):
                 m = buf[c]
                 z = weights[b + m]
@@ -142,15 +162,8 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
                     v = src[i]
                     if v != 0.0:
                         z += v * w2[i, m]
-                dst[c] = z
-            mx = dst[0]
-            for c in range(1, n):
-                if dst[c] > mx:
-                    mx = dst[c]
-            s = 0.0
-            for c in range(n):
-                s += np.exp(np.float64(dst[c]) - mx)
-            return np.float64(dst[k]) - mx - np.log(s)
+                logits[m] = z
+            return src
         bias = weights[b:b + fo]
         for j in range(fo):
             dst[j] = bias[j]
@@ -162,11 +175,55 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1):
                     dst[j] += v * wr[j]
         off = b + fo
         src, dst = dst, src
-    return 0.0
+    return src
 
 
 @njit(cache=True)
-def _log_softmax_pick(logits, buf, n, k):
+def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1, logits):
+    """The log probability the network ``net`` (``(scale, weights,
+    shapes)``) gives to the move ``buf[k]`` among the legal moves
+    ``buf[:n]`` (``int64`` action ids; ``n >= 1``): the log of the softmax
+    of their logits (:func:`net_logits_into`, whose arguments these are;
+    ``logits``: ``float32`` scratch of ``N_ACTIONS``). Returns a ``float``
+    (``<= 0``)."""
+    net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits)
+    return log_softmax_pick(logits, buf, n, k)
+
+
+@njit(cache=True)
+def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, rv, fscratch,
+                       inv_temp=1.0):
+    """:func:`net_log_prob` of a policy with the action-feature block
+    (:mod:`dominoai.learn.features`): each legal move's logit also gets
+    ``(fb + h_last @ fw) . features(move)``, the features read from the
+    seat's observation array ``a`` (``int64``, ``(O_SIZE,)``; its hand and
+    unseen tiles are set here from ``h``) by
+    :func:`~dominoai.learn.features.action_features_into` and added by
+    :func:`~dominoai.learn.features.add_feature_term`, the kernels of the
+    ``neural`` bot. ``block = (fw, fb)`` (``float32``, ``(last hidden,
+    F)`` and ``(F,)``; ``F = 0``: no block, as :func:`net_log_prob`);
+    ``fscratch = (st, feats, vals, wi, wf, fe, wv)``: the feature kernel's
+    scratch (:class:`~dominoai.learn.features.FeatureScratch`'s arrays), the
+    features (``float32``, ``(MAX_MOVES, N_ACTION_FEATURES)``) and ``wv``
+    (``float32``, at least ``F``). ``inv_temp``: the logits are multiplied
+    by it before the softmax (one over the play model's temperature,
+    ``play_temperature``; 1.0: the policy's own probabilities)."""
+    hl = net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits)
+    fw, fb = block
+    if fb.shape[0] > 0:
+        st, feats, vals, wi, wf, fe, wv = fscratch
+        a[O_HAND] = h
+        a[O_UNSEEN] = _FULL & ~a[O_LINE] & ~h
+        action_features_into(a, rv, rv[R_PLAYERS], buf, n, st, feats, vals, wi, wf, fe)
+        add_feature_term(hl, fw, fb, buf, fe, n, wv, logits)
+    if inv_temp != 1.0:
+        for c in range(n):
+            logits[buf[c]] = np.float32(logits[buf[c]] * inv_temp)
+    return log_softmax_pick(logits, buf, n, k)
+
+
+@njit(cache=True)
+def log_softmax_pick(logits, buf, n, k):
     """The log softmax of ``logits[buf[k]]`` among ``logits[buf[:n]]``."""
     mx = logits[buf[0]]
     for c in range(1, n):

@@ -26,7 +26,9 @@ from ...engine import layout as L
 from ...engine.encode import N_ACTIONS, OBS_SIZE
 from ...engine.observe import O_SIZE
 from ...learn.world_encode import WORLD_SIZE
+from ...learn.features import N_ACTION_FEATURES
 from ..hard import DEFAULT_WEIGHTS, hard_scratch
+from .playnet import NO_BLOCK
 
 __all__ = ["SearchSettings", "Scratch", "new_scratch", "MAX_DEPTH", "NET_WIDTH", "NET_INPUT",
            "NO_NET"]
@@ -93,6 +95,15 @@ class SearchSettings(NamedTuple):
       ``float32`` and ``int64`` ``(n_layers, 2)``
       (:meth:`Model.packed <dominoai.learn.model.Model.packed>`);
       :data:`NO_NET` when unused.
+    - ``policy_block``: the ``neural`` play model's action-feature block
+      ``(fw, fb)`` (``float32``, ``(last hidden layer, F)`` and ``(F,)``,
+      :attr:`Model.action <dominoai.learn.model.Model.action>`), added to
+      each legal move's logit as the ``neural`` bot adds it;
+      :data:`~dominoai.bots.pimc.playnet.NO_BLOCK` (``F = 0``) for a
+      policy without one.
+    - ``play_temperature``: the ``neural`` play model's temperature: its
+      softmax is over the policy's logits divided by it (``> 0``; 1: the
+      policy's own probabilities, as the ``neural`` bot samples them).
     """
 
     rollouts: int = 1
@@ -113,6 +124,8 @@ class SearchSettings(NamedTuple):
     value_net: tuple = None
     policy_net: tuple = None
     play_model: int = 0
+    policy_block: tuple = None
+    play_temperature: float = 1.0
 
     @classmethod
     def make(cls, **fields) -> "SearchSettings":
@@ -121,15 +134,19 @@ class SearchSettings(NamedTuple):
         ``hard_weights`` defaults to the ``hard`` bot's defaults.
 
         :raises TypeError: an unknown field.
-        ``value_net`` and ``policy_net`` default to :data:`NO_NET`.
+        ``value_net`` and ``policy_net`` default to :data:`NO_NET`,
+        ``policy_block`` to :data:`~dominoai.bots.pimc.playnet.NO_BLOCK`.
 
         :raises ValueError: ``rollouts``, ``max_nodes`` or ``resample``
             below 1, ``hard_plies`` or ``value_plies`` below 0,
-            ``hard_prior`` outside 0 to 1, ``sharp_weight`` not above 0,
+            ``hard_prior`` outside 0 to 1, ``sharp_weight`` or
+            ``play_temperature`` not above 0,
             ``hard_weights`` not of shape ``(N_WEIGHTS,)``, ``value_plies``
             above 0 without a ``value_net``, ``play_model`` not 0 or 1 or 1
             without a ``policy_net``, or a network wider than
-            :data:`NET_WIDTH` or with more inputs than :data:`NET_INPUT`.
+            :data:`NET_WIDTH` or with more inputs than :data:`NET_INPUT`,
+            or a ``policy_block`` that does not fit ``policy_net``'s last
+            hidden layer or has more than ``N_ACTION_FEATURES`` features.
         """
         unknown = set(fields) - set(cls._fields)
         if unknown:
@@ -156,9 +173,12 @@ class SearchSettings(NamedTuple):
             raise ValueError("value_plies above 0 needs a value_net")
         if int(f["play_model"]) not in (0, 1):
             raise ValueError(f"play_model must be 0 (hard) or 1 (neural), got {f['play_model']}")
+        if not float(f["play_temperature"]) > 0.0:
+            raise ValueError(f"play_temperature must be above 0, got {f['play_temperature']}")
         if int(f["play_model"]) == 1 and f["policy_net"] is None:
             raise ValueError("play_model 1 (neural) needs a policy_net")
         nets = {k: _packed(k, f[k]) for k in ("value_net", "policy_net")}
+        nets["policy_block"] = _block(f["policy_block"], nets["policy_net"])
         typed = {k: (w if k == "hard_weights" else nets[k] if k in nets
                      else float(v) if isinstance(cls._field_defaults[k], float)
                      else int(bool(v)) if k in ("fusion", "draw_history") else int(v))
@@ -179,6 +199,21 @@ def _packed(name: str, net) -> tuple:
             shapes)
 
 
+def _block(block, net) -> tuple:
+    """``block`` (``(fw, fb)`` or None) with the kernels' types, checked
+    against the packed policy ``net``."""
+    if block is None:
+        return NO_BLOCK
+    fw = np.ascontiguousarray(block[0], np.float32)
+    fb = np.ascontiguousarray(block[1], np.float32)
+    shapes = net[2]
+    hidden = int(shapes[-1, 0]) if shapes.shape[0] > 1 else -1
+    if fb.ndim != 1 or fb.shape[0] > N_ACTION_FEATURES or fw.shape != (hidden, fb.shape[0]):
+        raise ValueError(f"policy_block: (fw, fb) must be ({hidden}, F) and (F,), F at most "
+                         f"{N_ACTION_FEATURES}; got {fw.shape} and {fb.shape}")
+    return fw, fb
+
+
 #: The work arrays of one search (all ``int64`` unless said):
 #: ``wst`` the world searched, ``tmp`` a rollout's (or the play model's) state,
 #: ``aux`` an observation array / state scratch of the rollout policies,
@@ -192,11 +227,14 @@ def _packed(name: str, net) -> tuple:
 #: and ``lsum`` (``float64``, (8,): its mixture's per-seat sums); the
 #: networks' ``float32`` vectors (:mod:`~dominoai.bots.pimc.learned`):
 #: ``nx`` the input (:data:`NET_INPUT`), ``nh0`` and ``nh1`` the hidden
-#: layers (:data:`NET_WIDTH`), ``nout`` the output (``N_ACTIONS``).
+#: layers (:data:`NET_WIDTH`), ``nout`` the output (``N_ACTIONS``); the
+#: action-feature block's (:mod:`dominoai.learn.features`): ``fst`` (``(3 *
+#: S_SIZE,)``), ``fe`` (``float32``, ``(MAX_MOVES, N_ACTION_FEATURES)``)
+#: and ``wv`` (``float32``, ``(N_ACTION_FEATURES,)``).
 Scratch = namedtuple("Scratch", [
     "wst", "tmp", "aux", "ev", "buf", "rs2", "p0", "bone", "miss",
     "stack", "bufs", "meta", "nodes", "vals",
-    "feats", "hvals", "wi", "wf", "lsum", "nx", "nh0", "nh1", "nout",
+    "feats", "hvals", "wi", "wf", "lsum", "nx", "nh0", "nh1", "nout", "fst", "fe", "wv",
 ])
 
 
@@ -218,4 +256,7 @@ def new_scratch(n_moves, max_nodes):
                    np.zeros((6, MAX_DEPTH), np.int64), nodes, np.zeros(max(n_moves, 1), np.int64),
                    feats, hvals, wi, wf, np.zeros(8, np.float64),
                    np.zeros(NET_INPUT, np.float32), np.zeros(NET_WIDTH, np.float32),
-                   np.zeros(NET_WIDTH, np.float32), np.zeros(N_ACTIONS, np.float32))
+                   np.zeros(NET_WIDTH, np.float32), np.zeros(N_ACTIONS, np.float32),
+                   np.zeros(3 * L.S_SIZE, np.int64),
+                   np.zeros((L.MAX_MOVES, N_ACTION_FEATURES), np.float32),
+                   np.zeros(N_ACTION_FEATURES, np.float32))
