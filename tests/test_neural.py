@@ -118,6 +118,27 @@ def test_play_refuses_a_table_the_model_was_not_trained_for(tmp_path, monkeypatc
         make_bot("neural:model=block-value")
 
 
+def test_insane_refuses_a_play_model_of_another_table_size(tmp_path, monkeypatch, capsys):
+    """insane's policy network obeys the same rule as the neural bot's: in
+    a tournament, in play, and when it plays in a preset with no model."""
+    monkeypatch.setenv("DOMINOAI_DATA_DIR", str(tmp_path / "data"))
+    bot = make_bot("insane:play_model=neural")
+    bot.use_rules(dominoai.get_rules("draw", players=3))
+    with pytest.raises(ModelError, match="^model 'draw-policy' was trained on 2-player hands of draw, "
+                                         "not 3-player ones$"):
+        bot.model_ident
+    bot.use_rules(dominoai.get_rules("draw"))
+    assert bot.model_ident.startswith("draw-policy@")
+    assert main(["play", "--variant", "draw", "--players", "3", "--opponents", "insane:play_model=neural",
+                 "--seed", "1"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: model 'draw-policy' was trained on 2-player hands "
+                                       "of draw, not 3-player ones\n")
+    assert main(["play", "--variant", "fives", "--opponents", "insane:play_model=neural", "--seed", "1"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: no policy model is shipped for fives; presets with one: "
+                                       "all_fives, block, draw, kozel\n")
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
+
+
 def test_a_refused_model_gets_one_line_and_no_note(capsys, tmp_path):
     """A learned part with no model for the preset: the refusal alone, before
     the note on its idle parameter, and nothing played."""

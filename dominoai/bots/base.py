@@ -180,6 +180,8 @@ class BaseBot:
         #: the parameters the spec set (the others follow the defaults)
         self.given = frozenset(k for k in params if k in self.PARAMS)
         self._rules_preset: str | None = None
+        #: the players at the table of the last :meth:`use_rules` (None before)
+        self._rules_players: int | None = None
         self.params: dict[str, Any] = {}
         for k, p in self.PARAMS.items():
             self.params[k] = p.parse(self.name, k, params.pop(k)) if k in params else p.default
@@ -203,6 +205,7 @@ class BaseBot:
         """Set the parameter attributes for ``rules`` (a :class:`Rules`):
         :meth:`defaults_for` its preset. Cheap when the preset is the one
         of the last call; a bot without per-preset defaults does nothing."""
+        self._rules_players = rules.players
         if not self.PRESET_DEFAULTS or rules.preset == self._rules_preset:
             return
         for k, v in self.defaults_for(rules.preset).items():

@@ -256,6 +256,7 @@ class Table:
             bot = make_bot(spec)  # check the spec now, and that it can play these rules (its model loads)
             if hasattr(bot, "use_rules"):
                 bot.use_rules(rules)
+            getattr(bot, "model_ident", None)   # loads its learned models, as a tournament's provenance does
         given = list(names) if names is not None else ["you"] * len(people)
         seat_names = [spec for spec in specs]
         for s, n in zip(people, given):

@@ -191,7 +191,8 @@ class _SearchBot(BaseBot):
         is the shipped model of the rules' preset. Loaded once.
 
         :raises ModelError: an unknown name, a file that is not such a
-            model, a model of another preset, or, for ``neural`` rollouts,
+            model, a model of another preset, a policy trained at tables of
+            another number of players, or, for ``neural`` rollouts,
             a policy with the action-feature block, which the rollouts do
             not compute (one line; insane's ``play_model=neural`` computes
             it).
@@ -199,12 +200,12 @@ class _SearchBot(BaseBot):
         from ...learn.model import default_model_name, load_model
         from ...learn.value_model import load_value_model
         name = self.value_model if kind == "value" else self.policy_model
-        preset = self._rules_preset
-        key = (kind, name, preset)
+        preset, players = self._rules_preset, self._rules_players
+        key = (kind, name, preset, players)
         if key not in self._models:
             full = default_model_name(preset, kind) if name == "auto" else name
             m = (load_value_model(full, preset) if kind == "value"
-                 else load_model(full, preset=preset, kind="policy"))
+                 else load_model(full, preset=preset, kind="policy", players=players))
             if kind == "policy" and self.rollout_policy == "neural":
                 m.packed()  # the rollouts' forward pass has no action-feature block: refuse one now
             self._models[key] = m
