@@ -663,7 +663,8 @@ def _cmd_train_ppo(args) -> int:
     try:
         init = args.init or default_model_name(args.variant, "policy")
         if load_model(init, preset=args.variant, kind="policy").has_action_features:
-            raise UsageError(f"--init {init}: PPO trains policies without the action-feature block")
+            raise UsageError(f"--init {init}: PPO trains policies without the action-feature block; "
+                                 "give --init a policy trained without --action-features")
         res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress, name=name,
                         iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
                         hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,

@@ -186,7 +186,8 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
     (["--kind", "ppo", "--init", "no-such-model"], "unknown policy model 'no-such-model'"),
     (["--kind", "ppo", "--init", "kozel-value"], "is a value model, not a policy model"),
     (["--kind", "ppo", "--variant", "fives"], "no policy model is shipped for fives"),
-    (["--kind", "ppo", "--variant", "draw"], "--init draw-policy: PPO trains policies without the action-feature block"),
+    (["--kind", "ppo", "--variant", "draw"], "--init draw-policy: PPO trains policies without the action-feature block; "
+     "give --init a policy trained without --action-features"),
     (["--kind", "ppo", "--clip", "1"], "--clip must be above 0 and below 1"),
     (["--kind", "ppo", "--hard-share", "1.5"], "--hard-share must be between 0 and 1"),
     (["--kind", "ppo", "--kl", "nan"], "--kl must be 0 or a positive number"),

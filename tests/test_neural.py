@@ -235,6 +235,8 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     (["--variant", "block", "--name", "mine@2"], "--name 'mine@2' cannot name a model"),
     (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive number"),
     (["--variant", "block", "--target", "value"], "invalid choice: 'value'"),
+    (["--variant", "block", "--teacher", "hard", "--target", "values"],
+     "--target 'values' learns the teacher's move values: 'hard' gives none (a search bot such as insane does)"),
     (["--variant", "block", "--temperature", "2"], "--temperature applies to --target values only"),
     (["--variant", "draw", "--kind", "value", "--target", "values"], "--target is an option of --kind policy"),
 ])

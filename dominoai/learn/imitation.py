@@ -512,6 +512,11 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
     data = None
     temperature = _check_target(target, temperature)
+    if target == "values":
+        from ..bots import make_bot
+        if not hasattr(make_bot(teacher), "last"):   # tournament.loop.analysis_of reads ``last``
+            raise InputError("target", target, f"$target 'values' learns the teacher's move values: "
+                             f"{teacher!r} gives none (a search bot such as insane does)", "teacher")
     if resume and data_path.exists():
         data, meta = load_dataset(data_path)
         if any(meta.get(k) != v for k, v in want.items()):

@@ -428,7 +428,7 @@ def read_model_file(name_or_path, kind: str | None = None, action: bool = False)
             have = [n for n, p in shipped.items() if kind is None or _kind_of(p) == kind]
             raise ModelError(f"unknown {what} {text!r}; shipped {what}s: {', '.join(have) or 'none'} "
                              "(or give a .npz file)")
-        where = f"model file {path.name}"
+        where = f"model file {text}"
         shown = text
     else:
         path = shipped[text]

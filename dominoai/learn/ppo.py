@@ -498,7 +498,7 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         if old != key_settings:
             diff = sorted(k for k in set(old) | set(key_settings) if old.get(k) != key_settings.get(k))
             raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} was trained with other "
-                             f"settings ({', '.join(diff)}); train afresh without --resume")
+                             f"settings ({', '.join(diff)}); resume with the same settings, or train in another --out")
         if len(log) > s["iterations"]:
             raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} has {len(log)} iterations, "
                              f"more than the {s['iterations']} asked for")

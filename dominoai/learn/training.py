@@ -290,7 +290,7 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
         if old != settings:
             diff = sorted(k for k in set(settings) | set(old) if old.get(k) != settings.get(k))
             raise ValueError(f"the checkpoint in {ckpt.parent.name} was trained with other "
-                             f"settings ({', '.join(diff)}); train afresh without resume")
+                             f"settings ({', '.join(diff)}); resume with the same settings, or train in another folder")
         params, opt_state = tree[0], tree[1]
         if keep_best:
             best, best_epoch = tree[2], int(state.get("best_epoch", 0))
