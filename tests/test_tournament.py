@@ -673,17 +673,6 @@ def test_rating_interval_is_the_bootstrap_worked_by_hand():
 # (tests/test_plots.py)
 
 
-# ---------------------------------------------------------------- dask
-def test_dask_local_cluster():
-    distributed = pytest.importorskip("dask.distributed")
-    kw = dict(variant="block", bots=["easy", "medium"], hands=20, seed=4, progress=False, batch_units=4)
-    ref = run_tournament(jobs=1, **kw)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        res = run_tournament(backend="dask", scheduler=cluster.scheduler_address, **kw)
-    pdt.assert_frame_equal(_no_time(res.hands), _no_time(ref.hands))
-
-
 # ---------------------------------------------------------------- notebook
 @pytest.mark.e2e
 def test_notebook_runs(tmp_path):
