@@ -349,8 +349,8 @@ def test_unknown_parameter_lists_the_valid_ones():
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("hard:heavy=abc", ["heavy", "float", "abc"]),
-    ("hard:void=", ["void", "float"]),
+    ("hard:heavy=abc", ["heavy must be a number", "abc"]),
+    ("hard:void=", ["void must be a number"]),
     ("easy:seed=x", ["seed", "int"]),
     ("medium:seed=1.5", ["seed", "int"]),
     ("hard:heavy", ["key=value"]),
@@ -376,8 +376,10 @@ def test_param_parsing():
     assert n.parse("b", "n", "4") == 4 and n.parse("b", "n", 3.0) == 3
     with pytest.raises(ValueError, match=">= 1"):
         n.parse("b", "n", "0")
-    with pytest.raises(ValueError, match="must be int"):
+    with pytest.raises(ValueError, match=r"^bot 'b': parameter n must be an integer \(got 2.5\)$"):
         n.parse("b", "n", 2.5)
+    with pytest.raises(ValueError, match=r"^bot 'b': parameter t must be a number \(got 'abc'\)$"):
+        Param(float, 1.0, "temperature").parse("b", "t", "abc")
     c = Param(str, "a", "mode", choices=("a", "b"))
     with pytest.raises(ValueError, match="one of a, b"):
         c.parse("b", "mode", "z")

@@ -134,8 +134,8 @@ class Param:
             else:
                 v = self.type(value)
         except (TypeError, ValueError):
-            kind = ("true or false (also 1/0, yes/no, on/off)" if self.type is bool
-                    else self.type.__name__)
+            kind = {bool: "true or false (also 1/0, yes/no, on/off)", int: "an integer",
+                    float: "a number"}.get(self.type, self.type.__name__)
             raise ValueError(f"bot {bot!r}: parameter {name} must be {kind} "
                              f"(got {value!r})") from None
         if isinstance(v, float) and not math.isfinite(v):
