@@ -13,9 +13,10 @@ Subcommands::
     dominoai tune --variant NAME --bot NAME --opponents A,B --trials N --hands N --study F.db
                   [--storage URL --study NAME] [--backend dask|ray --scheduler ADDRESS]
     dominoai bots [NAME]
-    dominoai train --variant NAME [--kind policy|value] --deals N --epochs E --out DIR [--name NAME]
-                   [--jobs N] [--resume]
-    dominoai train --variant NAME --kind ppo [--init MODEL] --iterations N --out DIR [--name NAME] [--resume]
+    dominoai train --variant NAME [--players N] [--kind policy|value] --deals N --epochs E --out DIR
+                   [--name NAME] [--jobs N] [--resume]
+    dominoai train --variant NAME [--players N] --kind ppo [--init MODEL] --iterations N --out DIR
+                   [--name NAME] [--resume]
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
@@ -392,6 +393,8 @@ def _add_train(sub) -> None:
                                     "checkpoints). Each writes DIR/model.npz (for neural:model=DIR/model.npz "
                                     "or insane's value_model), DIR/log.parquet and DIR/curve.png.")
     tr.add_argument("--variant", required=True, metavar="NAME", help=f"a preset: {_presets()}")
+    tr.add_argument("--players", type=_int_at_least(2), metavar="N",
+                    help="number of players (default: the preset's)")
     tr.add_argument("--kind", choices=tuple(_TRAIN_OPTIONS), default="policy",
                     help="policy: imitate --teacher's moves (default); value: a world's value; "
                          "ppo: improve the policy --init by PPO")
@@ -401,19 +404,21 @@ def _add_train(sub) -> None:
                     help="policy, value: the bot that plays the games (default: insane for a policy, "
                          "hard for a value)")
     tr.add_argument("--epochs", type=_int_at_least(1), metavar="E",
-                    help="passes over the training rows (policy, value: in all, default 20; ppo: over each "
-                         "iteration's, default 4)")
+                    help="passes over the training rows (policy, value: in all, default 20, so a resumed run "
+                         "trains those its checkpoint lacks; ppo: over each iteration's, default 4)")
     tr.add_argument("--hidden", metavar="SIZES",
                     help="policy, value: hidden layer sizes, comma-separated (default 128,128 for a policy, "
                          "64,32 for a value)")
     tr.add_argument("--batch", type=_int_at_least(1), metavar="N",
                     help="rows per training step (default: policy 512, value 256, ppo 1024)")
     tr.add_argument("--learning-rate", type=float, metavar="LR",
-                    help="Adam's step (default: policy and value 0.001, ppo 0.0003)")
+                    help="the optimizer's step (Adam, or AdamW with --weight-decay; default: policy and "
+                         "value 0.001, ppo 0.0003)")
     tr.add_argument("--held-out", type=float, metavar="SHARE",
                     help="policy, value: share of the hands kept out of training to measure it (default 0.1)")
     tr.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S",
-                    help="seed of the deals (a policy's offset by 10000), the split and the weights (default 0)")
+                    help="seed of the deals (a policy's offset by 10000), the split and the weights; ppo: of "
+                         "each iteration's games and the critic's start (default 0)")
     pol = tr.add_argument_group("policy")
     pol.add_argument("--action-features", action="store_true", default=None,
                      help="add the action-feature block: a learned weighting of what each legal move scores, "
@@ -441,7 +446,8 @@ def _add_train(sub) -> None:
                      help="the policy to start from, a shipped name or a .npz file (default: the "
                           "preset's shipped policy)")
     ppo.add_argument("--iterations", type=_int_at_least(1), metavar="N",
-                     help="rounds of play and update, in all (default 200)")
+                     help="rounds of play and update, in all (default 200; the first 5 train the critic "
+                          "only)")
     ppo.add_argument("--num-envs", type=_int_at_least(1), metavar="N",
                      help="games played at once (default 256)")
     ppo.add_argument("--steps", type=_int_at_least(1), metavar="N",
@@ -462,7 +468,8 @@ def _add_train(sub) -> None:
                     help="the model's name, as results record it beside its hash: letters, digits, '.', '_', "
                          "'+' and '-' (default: the --out folder's name)")
     tr.add_argument("--resume", action="store_true",
-                    help="go on in DIR: reuse its dataset (policy, value) and continue from its checkpoint")
+                    help="go on in DIR: reuse its dataset (policy, value) and continue from its checkpoint "
+                         "(the same settings; a changed one is refused, named)")
     tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                     help="progress bars on stderr (default on)")
     tr.set_defaults(func=_cmd_train)
@@ -517,10 +524,25 @@ def _model_name(args) -> str:
     return name
 
 
+def _train_usage(e: Exception) -> UsageError:
+    """The one-line error of a ``train`` library exception, each setting it
+    names written as its option (``preset`` as ``--variant``; a setting the
+    command has no option for, as the library names it)."""
+    options = {k for opts in _TRAIN_OPTIONS.values() for k in opts} | {"players", "seed", "name", "out"}
+    flags = {"preset": "--variant", "rows": "the dataset's rows"}
+    if isinstance(e, InputError):
+        return UsageError(e.worded(lambda f: flags.get(f) or (_flag(f) if f in options else f)))
+    return UsageError(str(e))
+
+
 def _cmd_train(args) -> int:
-    from .rules import preset_names
+    from .rules import get_rules, preset_names
     if args.variant not in preset_names():
         raise UsageError(f"unknown preset {args.variant!r}; presets are: {', '.join(preset_names())}")
+    try:       # the tables' size, as the tournament takes it (the preset's count by default)
+        args.players = get_rules(args.variant, **({} if args.players is None else {"players": args.players})).players
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     if not args.out.strip():
         raise UsageError("--out must name the run's folder (got an empty name)")
     own = _TRAIN_OPTIONS[args.kind]
@@ -599,7 +621,8 @@ def _cmd_train_teaching(args) -> int:
     except ValueError as e:
         raise _usage(e) from None
     from .rules import get_rules
-    _refuse_missing_model(args.teacher, get_rules(args.variant))   # e.g. a neural teacher without a model
+    # e.g. a neural teacher without a model, or one trained at tables of another size
+    _refuse_missing_model(args.teacher, get_rules(args.variant, players=args.players))
     try:
         import jax  # noqa: F401
         import optax  # noqa: F401
@@ -608,7 +631,8 @@ def _cmd_train_teaching(args) -> int:
     name = _model_name(args)
     common = dict(epochs=args.epochs, teacher=args.teacher, hidden=hidden, batch=args.batch,
                   learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed, jobs=args.jobs,
-                  backend=args.backend, resume=args.resume, progress=args.progress, name=name)
+                  backend=args.backend, resume=args.resume, progress=args.progress, name=name,
+                  players=args.players)
     try:
         if policy:
             from .learn.imitation import train_run
@@ -621,7 +645,7 @@ def _cmd_train_teaching(args) -> int:
                             rollout_policy=args.rollout_policy, exact=args.exact, max_nodes=args.max_nodes,
                             **common)
     except ValueError as e:
-        raise _usage(e) from None
+        raise _train_usage(e) from None
     except OSError as e:
         raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
     last = res.log[-1]
@@ -657,20 +681,26 @@ def _cmd_train_ppo(args) -> int:
         import optax  # noqa: F401
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
-    from .learn.model import default_model_name, load_model
-    from .learn.ppo import train_run
+    from .learn.model import check_players, default_model_name, load_model
+    from .learn.ppo import DEFAULTS, train_run
     name = _model_name(args)
     try:
         init = args.init or default_model_name(args.variant, "policy")
-        if load_model(init, preset=args.variant, kind="policy").has_action_features:
+        start = load_model(init, preset=args.variant, kind="policy")
+        if start.has_action_features:
             raise UsageError(f"--init {init}: PPO trains policies without the action-feature block; "
                                  "give --init a policy trained without --action-features")
+        try:
+            check_players(start, args.players)
+        except ValueError as e:
+            raise UsageError(f"--init {init}: {e}; give --init a policy trained with "
+                             f"--players {args.players}") from None
         res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress, name=name,
-                        iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
+                        players=args.players, iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
                         hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
                         learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
     except ValueError as e:
-        raise _usage(e) from None
+        raise _train_usage(e) from None
     except OSError as e:
         raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
     last = res.log[-1]
@@ -679,6 +709,11 @@ def _cmd_train_ppo(args) -> int:
             f"{evals[-1]['eval_init']:+.2f} against the start" if evals else "")
     print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); {last['iteration']} iterations, "
           f"{last['hands']} hands{tail}")
+    warmup = DEFAULTS["value_warmup"]
+    if args.iterations <= warmup:     # the run is kept (its critic goes on with --resume): a note, not a refusal
+        print(f"dominoai: note: --iterations {args.iterations} are all value warm-up (the first {warmup} train "
+              f"the critic only): the model is the starting policy {init} unchanged; give --iterations above "
+              f"{warmup} (with --resume, the run goes on from here)", file=sys.stderr)
     return 0
 
 

@@ -167,11 +167,11 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
     from dominoai.learn.training import fit
     from dominoai.learn.value import value_run
     with pytest.raises(InputError, match=r"^train_ppo\(\) has no option 'bogus'; its options: preset, init, "
-                                         r"checkpoint_dir, resume, progress, iterations, num_envs, steps, ") as e:
+                                         r"checkpoint_dir, resume, progress, players, iterations, num_envs, ") as e:
         ppo.train_ppo("block", bogus=1)
     assert e.value.field == "bogus" and e.value.value == 1
     with pytest.raises(InputError, match=r"^train_run\(\) has no option 'iteration'; its options: out, preset, "
-                                         r"init, resume, progress, name, iterations, "):
+                                         r"init, resume, progress, name, players, iterations, "):
         ppo.train_run(tmp_path / "run", "block", iteration=3)
     with pytest.raises(InputError, match=r"^value_run\(\) has no option 'rollout'; its options: out, preset, "
                                          r"deals, teacher, rollouts, "):
@@ -198,6 +198,9 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
      "--hard-share 0.5 of --num-envs 1 gives no game against hard: use more envs"),
     (["--kind", "ppo", "--num-envs", "3", "--hard-share", "0.9"],
      "--hard-share 0.9 of --num-envs 3 gives every game against hard"),
+    (["--kind", "ppo", "--players", "3"], "--init block-policy: model 'block-policy' was trained on 2-player hands "
+     "of block, not 3-player ones; give --init a policy trained with --players 3"),
+    (["--kind", "ppo", "--variant", "dominoball", "--players", "3"], "dominoball: players must be 2 (got 3)"),
 ])
 def test_train_ppo_bad_input(tmp_path, capsys, argv, words):
     from dominoai.cli import main
@@ -222,6 +225,12 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
             "--steps", "4", "--batch", "32", "--epochs", "2", "--out", str(out), "--no-progress"]
     assert main(argv) == 0
     m = load_model(out / "model.npz", preset="block", kind="policy")
+    # two iterations are all value warm-up: the policy is the start's, and the run says so
+    assert m.sha256 == load_model("block-policy").sha256
+    assert capsys.readouterr().err == (
+        "dominoai: note: --iterations 2 are all value warm-up (the first 5 train the critic only): the model is "
+        "the starting policy block-policy unchanged; give --iterations above 5 (with --resume, the run goes on "
+        "from here)\n")
     h = m.header
     assert h["name"] == "run" and h["encoding_version"] == ENCODING_VERSION and h["preset"] == "block"
     assert h["players"] == 2
@@ -240,6 +249,16 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     assert "add --resume" in capsys.readouterr().err
     assert main(argv + ["--resume"]) == 0
     assert load_model(out / "model.npz").sha256 == m.sha256
+    capsys.readouterr()
+    fewer = list(argv)
+    fewer[argv.index("--iterations") + 1] = "1"
+    assert main([*fewer, "--resume"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run has trained 2 iterations, more than "
+                                       "the 1 of --iterations; give --iterations 2 or more (more go on training "
+                                       "from it)\n")
+    assert main([*argv, "--resume", "--kl", "0.5"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run was made with other settings "
+                                       "(--kl 0.02); resume with the same settings, or train in another --out\n")
     # a run of another kind is refused in this folder before any play, and writes nothing
     before = sorted(p.name for p in out.iterdir())
     capsys.readouterr()
@@ -248,3 +267,30 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == f"dominoai: error: {out} holds a --kind ppo run; go on with --kind ppo, or give another --out\n"
     assert sorted(p.name for p in out.iterdir()) == before
+
+
+@PPO_RUNS
+def test_ppo_at_tables_of_three(tmp_path, capsys):
+    """--players 3: PPO starts from a policy trained at tables of three,
+    plays its games there, and its model records it."""
+    from dominoai.bots import make_bot
+    from dominoai.cli import main
+    from dominoai.learn.model import load_model, new_model
+    start = new_model("policy", "block", hidden=(8,), seed=3, players=3, name="start3").save(tmp_path / "start3.npz")
+    out = tmp_path / "ppo3"
+    assert main(["train", "--variant", "block", "--players", "3", "--kind", "ppo", "--init", str(start),
+                 "--iterations", "2", "--num-envs", "6", "--steps", "3", "--batch", "32", "--epochs", "1",
+                 "--out", str(out), "--no-progress"]) == 0
+    m = load_model(out / "model.npz", preset="block", kind="policy", players=3)
+    assert m.players == 3 and m.layers == (153, 8, 113) and m.header["data"]["hands"] > 0
+    assert m.header["training_command"].startswith("dominoai train --variant block --players 3 --kind ppo "
+                                                   "--init start3.npz ")
+    obs = _hand_of_three()
+    assert make_bot(f"neural:model={out / 'model.npz'}").act(obs).code in obs.legal_codes()
+    assert "all value warm-up" in capsys.readouterr().err
+
+
+def _hand_of_three():
+    """The first observation of a three-player Block hand."""
+    from dominoai import Match
+    return Match("block", players=3, seed=2).new_hand().observe()

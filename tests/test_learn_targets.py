@@ -157,3 +157,62 @@ def test_a_dataset_without_values_still_loads(tmp_path):
     from dominoai.learn.imitation import train_policy
     with pytest.raises(InputError, match="no move values"):
         train_policy(back, "block", hidden=(8,), epochs=1, target="values")
+
+
+def test_a_resumed_run_names_the_changed_temperature(tmp_path):
+    """A checkpoint trained at one temperature is not resumed at another:
+    the refusal names the temperature (the command: --temperature) and the
+    value it was trained with; a checkpoint written when the target was
+    kept as [target, temperature] resumes at its own settings."""
+    pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
+    import json
+
+    from dominoai.cli import _train_usage
+    from dominoai.errors import InputError
+    from dominoai.learn.imitation import train_policy
+    d = _tiny_dataset()
+    kw = dict(hidden=(8,), epochs=1, batch=64, held_out=0.0, seed=3, target="values", checkpoint_dir=tmp_path)
+    first = train_policy(d, "block", temperature=1.5, **kw)
+    with pytest.raises(InputError) as e:
+        train_policy(d, "block", temperature=2.0, resume=True, **kw)
+    assert e.value.fields == ("temperature",)
+    assert str(e.value) == ("the checkpoint in " + tmp_path.name + " was made with other settings (temperature 1.5); "
+                            "resume with the same settings, or train in another folder")
+    assert "(--temperature 1.5)" in str(_train_usage(e.value))
+    with pytest.raises(InputError, match=r"other settings \(target values, temperature 1.5\)"):
+        train_policy(d, "block", **{**kw, "target": "choice"}, resume=True)
+    # the settings as an earlier version wrote them: the target and temperature in one list,
+    # no players, no target for the choice, weight decay and keep-best only when set
+    ckpt = tmp_path / "checkpoint.npz"
+    with np.load(ckpt) as z:
+        arrays = {k: z[k] for k in z.files}
+    state = json.loads(str(arrays["state"][()]))
+    st = state["settings"]
+    for k in ("players", "temperature", "weight_decay", "keep_best", "action_features"):
+        del st[k]
+    st["target"] = ["values", 1.5]
+    arrays["state"] = np.array(json.dumps(state))
+    np.savez(ckpt, **arrays)
+    again = train_policy(d, "block", temperature=1.5, resume=True, **kw)
+    assert again.model.sha256 == first.model.sha256 and len(again.log) == 1
+
+
+def test_one_definition_of_a_bot_that_gives_move_values(monkeypatch, tmp_path):
+    """tournament.loop.gives_analysis decides both whether the tournament
+    stores a bot's analysis and whether a teacher can give the values target."""
+    from types import SimpleNamespace
+
+    from dominoai.bots import make_bot
+    from dominoai.errors import InputError
+    from dominoai.learn.imitation import train_run
+    from dominoai.tournament import loop
+    insane = make_bot("insane")
+    assert loop.gives_analysis(insane)
+    assert not loop.gives_analysis(make_bot("hard")) and not loop.gives_analysis(make_bot("neural"))
+    insane.last = SimpleNamespace(moves=[101], values=[2.5], worlds=4)
+    assert loop.analysis_of(insane) == [{"move": "6:4 right", "value": 2.5, "n": 4}]
+    monkeypatch.setattr(loop, "gives_analysis", lambda bot: False)
+    assert loop.analysis_of(insane) is None
+    with pytest.raises(InputError, match="^target 'values' learns the teacher's move values: 'insane' gives none"):
+        train_run(tmp_path / "run", "block", 1, teacher="insane", target="values")
+    assert not (tmp_path / "run").exists()

@@ -183,6 +183,9 @@ def test_the_provenance_names_the_model_by_hash(model_file, tmp_path):
     (["--variant", "block", "--teacher", "genius"], "unknown bot 'genius'"),
     (["--variant", "block", "--jobs", "0"], "--jobs must be a positive number of processes"),
     (["--variant", "block", "--deals", "0"], "--deals: must be at least 1"),
+    (["--variant", "block", "--players", "5"], "block: players must be 2..4 (got 5)"),
+    (["--variant", "kozel", "--players", "2", "--kind", "value"], "kozel: players must be 4 (got 2)"),
+    (["--variant", "block", "--players", "1"], "--players: must be at least 2 (got 1)"),
 ])
 def test_train_refuses_bad_input(tmp_path, capsys, args, words):
     out = tmp_path / "run"
@@ -216,7 +219,79 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     assert main([*args, "--resume"]) == 0                      # nothing left to train: the same model
     assert load_model(out / "model.npz").sha256 == m.sha256
     assert main([*args[:-3], "--deals", "4", "--out", str(out), "--resume", "--no-progress"]) == 2
-    assert "other settings (deals 3)" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'data.npz'} was made with other settings "
+                                       "(--deals 3); give another --out\n")
+    # fewer epochs than the checkpoint has trained: refused, naming the option; more go on training it
+    fewer = [*args[:-3], "--epochs", "1", "--out", str(out), "--resume", "--no-progress"]
+    assert main(fewer) == 2
+    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run has trained 2 epochs, more than the "
+                                       "1 of --epochs; give --epochs 2 or more (more go on training from it)\n")
+    assert load_model(out / "model.npz").sha256 == m.sha256
+    assert main([*args[:-3], "--epochs", "3", "--out", str(out), "--resume", "--no-progress"]) == 0
+    assert pd.read_parquet(out / "log.parquet")["epoch"].tolist() == [1, 2, 3]
+    assert load_model(out / "model.npz").sha256 != m.sha256
+    assert "after 3 epochs" in capsys.readouterr().out
+    # every setting of the checkpoint is named by its option, with the value it was trained with
+    assert main([*args[:-3], "--epochs", "3", "--hidden", "8", "--learning-rate", "0.01", "--out", str(out),
+                 "--resume", "--no-progress"]) == 2
+    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run was made with other settings "
+                                       "(--hidden 16, --learning-rate 0.001); resume with the same settings, or "
+                                       "train in another folder\n")
+
+
+def test_train_at_tables_of_three(tmp_path, capsys):
+    """--players: the teacher plays at tables of three, the model records
+    it, neural refuses it at a table of two and plays it at three, and a
+    run resumed with another --players is refused naming the option."""
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    out = tmp_path / "three"
+    args = ["train", "--variant", "block", "--players", "3", "--teacher", "medium", "--deals", "2", "--epochs", "1",
+            "--hidden", "8", "--batch", "16", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    m = load_model(out / "model.npz", preset="block", kind="policy", players=3)
+    assert m.players == 3 and m.header["data"]["hands"] == 6        # 2 deals x 3 rotations
+    assert m.header["training_command"].startswith("dominoai train --variant block --players 3 --kind policy ")
+    bot = make_bot(f"neural:model={out / 'model.npz'}")
+    with pytest.raises(ModelError, match="^model 'three' was trained on 3-player hands of block, not 2-player ones$"):
+        bot.act(Match("block", seed=1).new_hand().observe())
+    obs = Match("block", players=3, seed=1).new_hand().observe()
+    assert bot.act(obs).code in obs.legal_codes()
+    capsys.readouterr()
+    assert main([a for a in args if a not in ("--players", "3")] + ["--resume"]) == 2
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'data.npz'} was made with other settings "
+                                       "(--players 3); give another --out\n")
+    assert main([*args, "--resume"]) == 0             # the same settings: nothing left to train
+    assert load_model(out / "model.npz").sha256 == m.sha256
+
+
+def test_train_a_value_network_at_tables_of_three(tmp_path):
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    from dominoai.learn.value import load_value_model
+    out = tmp_path / "value3"
+    assert main(["train", "--variant", "draw", "--players", "3", "--kind", "value", "--deals", "1", "--rollouts", "1",
+                 "--epochs", "1", "--hidden", "8", "--out", str(out), "--no-progress"]) == 0
+    m = load_value_model(out / "model.npz", preset="draw")
+    assert m.players == 3 and m.header["data"]["hands"] == 3
+    assert m.header["training_command"].startswith("dominoai train --variant draw --players 3 --kind value ")
+
+
+def test_a_changed_setting_is_named_by_its_option():
+    """The refusal of a resumed run names each setting by the option that
+    sets it; a setting without an option keeps the library's name."""
+    from dominoai.cli import _train_usage
+    from dominoai.learn.training import other_settings
+    old = {"preset": "block", "players": 2, "rows": 40, "hidden": [16, 8], "temperature": 1.0,
+           "keep_best": False, "value_warmup": 5}
+    new = {"preset": "draw", "players": 3, "rows": 41, "hidden": [8], "temperature": 2.0, "keep_best": True,
+           "value_warmup": 6}
+    e = other_settings("the checkpoint in run", old, new, "resume with the same settings")
+    assert str(_train_usage(e)) == ("the checkpoint in run was made with other settings (--variant block, "
+                                    "--players 2, the dataset's rows 40, --hidden 16,8, --temperature 1, "
+                                    "--keep-best off, value_warmup 5); resume with the same settings")
+    assert str(e).startswith("the checkpoint in run was made with other settings (preset block, players 2, rows 40,")
+    # a setting the file had no value for is left out while another is named
+    e = other_settings("x", {"target": "choice", "temperature": None}, {"target": "values", "temperature": 2.0}, "h")
+    assert str(_train_usage(e)) == "x was made with other settings (--target choice); h"
 
 
 @pytest.mark.parametrize("args, words", [
@@ -271,7 +346,8 @@ def test_train_a_value_network_on_tiny_data(tmp_path, capsys):
     assert main([*args, "--resume"]) == 0                      # nothing left to train: the same model
     assert load_value_model(out / "model.npz").sha256 == m.sha256
     assert main([*args[:-3], "--rollouts", "3", "--out", str(out), "--resume", "--no-progress"]) == 2
-    assert "other settings (rollouts 2)" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'data.npz'} was made with other settings "
+                                       "(--rollouts 2); give another --out\n")
 
 
 def test_the_model_name_and_a_shipped_one(tmp_path, capsys):

@@ -167,9 +167,10 @@ def _stack(cols: dict) -> dict:
 
 def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, seed: int = 0,
              backend: str | None = None, progress: bool = False, chunk: int = 500, parts_dir=None,
-             analysis: bool = True) -> dict:
+             analysis: bool = True, players: int | None = None) -> dict:
     """The decisions of ``teacher`` playing itself on ``deals`` duplicate
-    deals of ``preset`` (each deal in every rotation of the seats), played by
+    deals of ``preset`` at tables of ``players`` (None: the preset's count;
+    each deal in every rotation of the seats), played by
     the tournament (``jobs`` processes on ``backend``) ``chunk`` deals at a
     time, replayed by :func:`decisions`. The same arguments give the same
     rows for any ``jobs`` and backend; ``analysis`` (the default) keeps the
@@ -178,16 +179,21 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
     ``parts_dir``: each chunk's rows are also saved there as
     ``part-START.npz`` (:func:`save_dataset`, START its first deal, with
     its ``generation_seconds``), and a
-    chunk whose part is there (made with the same preset, teacher, seed and
-    size, and with the values when ``analysis`` is asked) is read instead
+    chunk whose part is there (made with the same preset, players, teacher,
+    seed and size, and with the values when ``analysis`` is asked; a part
+    that does not record its players was made at the preset's count) is read instead
     of played: an interrupted generation goes on where it stopped.
 
-    :raises InputError: a bad count, as :func:`~dominoai.tournament.run.play_records`.
+    :raises InputError: a bad count, as :func:`~dominoai.tournament.run.play_records`,
+        or players the preset is not played by.
     :raises ValueError: an unknown preset, bot or backend.
     """
     from ..tournament.run import play_records
+    from .training import run_players
     deals = check_int("deals", deals, 1)
     chunk = check_int("chunk", chunk, 1)
+    base = run_players(preset)
+    players = run_players(preset, players)
     parts = []
     n_hands = 0
     bar = None
@@ -196,12 +202,13 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
         bar = tqdm(total=deals, desc=f"{teacher} on {preset}", unit="deal")
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
-        want = {"preset": preset, "teacher": teacher, "seed": seed + start, "deals": n}
+        want = {"preset": preset, "players": players, "teacher": teacher, "seed": seed + start, "deals": n}
         part = Path(parts_dir) / f"part-{start:07d}.npz" if parts_dir is not None else None
         d = None
         if part is not None and part.exists():
             try:
                 d, meta = load_dataset(part)
+                meta = {"players": base, **meta}
             except ValueError:
                 d = None
             if d is not None and (any(meta.get(k) != v for k, v in want.items())
@@ -209,8 +216,8 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
                 d = None
         if d is None:
             t0 = time.perf_counter()
-            recs = play_records(preset, [teacher], hands=n, jobs=jobs, seed=seed + start, backend=backend,
-                                analysis=analysis)
+            recs = play_records(preset, [teacher], hands=n, players=players, jobs=jobs, seed=seed + start,
+                                backend=backend, analysis=analysis)
             d = decisions(recs)
             if part is not None:
                 part.parent.mkdir(parents=True, exist_ok=True)
@@ -322,7 +329,8 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
                  learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                  checkpoint_dir=None, resume: bool = False, progress: bool = False,
                  action_features: bool = False, weight_decay: float = 0.0, keep_best: bool = False,
-                 target: str = "choice", temperature: float = 1.0, **header) -> TrainResult:
+                 target: str = "choice", temperature: float = 1.0, players: int | None = None,
+                 **header) -> TrainResult:
     """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``, by
     :func:`dominoai.learn.training.fit`.
 
@@ -352,36 +360,53 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         agreement with the chosen id either way.
     :param temperature: the softmax's temperature of ``target="values"``,
         in the values' unit (points).
+    :param players: the player count of the tables ``data`` was played at
+        (None: the preset's), recorded in the model's header: the
+        ``neural`` bot refuses the model at tables of another size.
     :param header: model header fields (``training_command``, ``data``, ``name``).
     :raises InputError: a bad number, an unknown target, an empty dataset,
-        or ``target="values"`` on a dataset without values.
-    :raises ValueError: a checkpoint of other settings.
+        ``target="values"`` on a dataset without values, players the preset
+        is not played by, or a checkpoint of other settings or of more
+        epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
     from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
     from .model import Model, new_model
-    from .training import check_settings, fit
+    from .training import check_settings, fit, run_players
 
     epochs, batch, learning_rate, held_out, weight_decay = check_settings(
         epochs, batch, learning_rate, held_out, weight_decay)
+    base = run_players(preset)
+    players = run_players(preset, players)
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
     targets = policy_targets(data, target, temperature)
     if target == "values" and not np.isfinite(data["values"]).any():
         raise InputError("target", target, "the dataset has no move values (made without analysis); "
                          "generate it again or train on the choice")
-    settings = {"kind": "policy", "preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
-                "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
-                "rows": int(len(data["action"]))}
+    settings = {"kind": "policy", "preset": preset, "players": players, "hidden": [int(h) for h in hidden],
+                "batch": batch, "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
+                "rows": int(len(data["action"])), "target": target,
+                "temperature": float(temperature) if target == "values" else None, "action_features": False}
+
+    def upgrade(old: dict) -> dict:
+        """A checkpoint's settings as they are written now: one written
+        before the players were kept was trained at the preset's count;
+        its target was ``[target, temperature]``, or absent for the choice;
+        its action-feature block was absent when off."""
+        old = {"players": base, "target": "choice", "temperature": None, "action_features": False, **old}
+        if isinstance(old["target"], list):
+            old["target"], old["temperature"] = old["target"]
+        return old
+
     model0 = new_model("policy", preset, hidden=hidden, seed=seed)
     params = jaxnet.params_of(model0)
     scale = jnp.asarray(model0.scale)
     arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
               "a": jnp.asarray(data["action"].astype(np.int32))}
     if target == "values":
-        settings["target"] = [target, float(temperature)]
         arrays["t"] = jnp.asarray(targets)
     del targets
     if action_features:
@@ -390,7 +415,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         if not hidden:
             raise InputError("hidden", hidden, "the action-feature block needs a hidden layer")
         settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]
-        ids, fe = dataset_features(data["obs"], data["mask"], preset)
+        ids, fe = dataset_features(data["obs"], data["mask"], preset, players)
         arrays.update(ids=jnp.asarray(ids.astype(np.int32)), fe=jnp.asarray(fe))
         params = {"net": params, "action": {
             "fw": jnp.zeros((int(hidden[-1]), N_ACTION_FEATURES), jnp.float32),
@@ -420,11 +445,11 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
 
     res = fit(params, loss, sums, ("loss", "accuracy"), arrays, data["hand"], epochs=epochs, batch=batch,
               learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
-              weight_decay=weight_decay, keep_best=keep_best,
+              weight_decay=weight_decay, keep_best=keep_best, upgrade=upgrade,
               checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
               resume=resume, progress="batches" if progress else None)
     head = {"data": {"rows": len(data["action"]), "train_rows": int(len(res.train_rows)),
-                     "held_rows": int(len(res.held_rows))}, **header}
+                     "held_rows": int(len(res.held_rows))}, "players": players, **header}
     net = res.params["net"] if action_features else res.params
     action = ({k: np.asarray(v) for k, v in res.params["action"].items()} if action_features else None)
     model = Model.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in net], "policy", preset,
@@ -435,13 +460,16 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
 # ------------------------------------------------------------------ one training run in a folder
 def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
                        action_features=False, weight_decay=0.0, keep_best=False, target="choice",
-                       temperature=1.0) -> str:
+                       temperature=1.0, players=None) -> str:
     """The ``dominoai train`` command that trains this model again (the
-    settings that change the result; ``--out`` and ``--jobs`` do not)."""
+    settings that change the result; ``--out`` and ``--jobs`` do not;
+    ``--players`` where it is not the preset's count)."""
+    from .training import run_players
+    table = f" --players {players}" if players is not None and players != run_players(preset) else ""
     extra = (" --action-features" if action_features else "") + (
         f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "") + (
         f" --target values --temperature {temperature:g}" if target == "values" else "")
-    return (f"dominoai train --variant {preset} --kind policy --deals {deals} --teacher {teacher} "
+    return (f"dominoai train --variant {preset}{table} --kind policy --deals {deals} --teacher {teacher} "
             f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
             f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}{extra}")
 
@@ -477,7 +505,8 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
               name: str | None = None, action_features: bool = False, weight_decay: float = 0.0,
-              keep_best: bool = False, target: str = "choice", temperature: float = 1.0) -> TrainResult:
+              keep_best: bool = False, target: str = "choice", temperature: float = 1.0,
+              players: int | None = None) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
     the deals differ from a tournament's of seed 0..9999; its chunks stay
@@ -486,16 +515,22 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     (``checkpoint.npz``, after every epoch), then ``model.npz`` (the model,
     named ``name``, default ``PRESET-policy``), ``log.parquet`` (one row per
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
+    ``players``: the teacher plays at tables of that many (None: the
+    preset's count), and the model records it (:func:`train_policy`).
     ``action_features``, ``weight_decay``, ``keep_best``, ``target`` and
     ``temperature`` are :func:`train_policy`'s; the dataset keeps the
     teacher's move values (``analysis``) either way.
 
     ``resume``: reuse ``data.npz`` when it was made with the same preset,
-    teacher, deals and seed (and with the values, for ``target="values"``),
-    and go on from the checkpoint. Without it, a
+    players, teacher, deals and seed (and with the values, for
+    ``target="values"``), and go on from the checkpoint (``epochs`` above
+    the checkpoint's go on training it). Without it, a
     folder that already holds a dataset, checkpoint or model is refused.
 
-    :raises InputError: a bad number.
+    :raises InputError: a bad number, players the preset is not played by,
+        a teacher that gives no move values for ``target="values"``, or a
+        dataset or checkpoint of other settings (naming each setting that
+        differs, :func:`~dominoai.learn.training.other_settings`).
     :raises ValueError: an unknown preset or teacher, or a folder in use
         (one line each).
     """
@@ -507,21 +542,26 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
-    from .training import check_run_kind
+    from .training import check_run_kind, other_settings, run_players
     check_run_kind(out, "policy")
-    want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
+    base = run_players(preset)
+    players = run_players(preset, players)
+    want = {"preset": preset, "players": players, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
     data = None
     temperature = _check_target(target, temperature)
     if target == "values":
         from ..bots import make_bot
-        if not hasattr(make_bot(teacher), "last"):   # tournament.loop.analysis_of reads ``last``
+        from ..tournament.loop import gives_analysis
+        if not gives_analysis(make_bot(teacher)):
             raise InputError("target", target, f"$target 'values' learns the teacher's move values: "
                              f"{teacher!r} gives none (a search bot such as insane does)", "teacher")
     if resume and data_path.exists():
         data, meta = load_dataset(data_path)
+        meta = {"players": base, **meta}            # a dataset that does not say: the preset's count
         if any(meta.get(k) != v for k, v in want.items()):
-            diff = ", ".join(f"{k} {meta.get(k)!r}" for k, v in want.items() if meta.get(k) != v)
-            raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
+            have = {k: meta.get(k) for k in want}
+            have["seed"] = None if have["seed"] is None else have["seed"] - 10_000   # as the seed was given
+            raise other_settings(str(data_path), have, {**want, "seed": seed}, "give another --out")
         if target == "values" and not meta.get("analysis"):
             raise ValueError(f"{data_path} holds no move values (made without analysis); "
                              "give another --out for --target values")
@@ -529,16 +569,16 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     if data is None:
         parts = out / "data-parts"
         data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed + 10_000, backend=backend,
-                        progress=progress, parts_dir=parts)
+                        progress=progress, parts_dir=parts, players=players)
         save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), analysis=True, **want)
         _, meta = load_dataset(data_path)
     command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                                 action_features, weight_decay, keep_best, target, temperature)
+                                 action_features, weight_decay, keep_best, target, temperature, players)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                        held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
                        action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
-                       target=target, temperature=temperature, training_command=command, teacher=teacher,
-                       name=name or f"{preset}-policy")
+                       target=target, temperature=temperature, players=players, training_command=command,
+                       teacher=teacher, name=name or f"{preset}-policy")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})

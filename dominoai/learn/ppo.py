@@ -58,10 +58,11 @@ __all__ = ["DEFAULTS", "clipped_surrogate", "ppo_loss", "gae", "evaluate", "PPOR
            "train_run", "write_curve", "canonical_command"]
 
 #: the settings of :func:`train_ppo` and their defaults; ``dominoai train
-#: --kind ppo`` takes ``iterations``, ``num_envs``, ``steps``, ``hard_share``,
-#: ``epochs``, ``batch``, ``learning_rate``, ``clip``, ``kl`` and ``seed`` as
-#: options of the same names (``--num-envs``, ...)
-DEFAULTS = {
+#: --kind ppo`` takes ``players``, ``iterations``, ``num_envs``, ``steps``,
+#: ``hard_share``, ``epochs``, ``batch``, ``learning_rate``, ``clip``, ``kl``
+#: and ``seed`` as options of the same names (``--num-envs``, ...);
+#: ``players`` None is the preset's count
+DEFAULTS = {"players": None,
     "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "opponents": "hard",
     "epochs": 4, "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02, "entropy": 0.0,
     "value_coef": 0.5, "gae_lambda": 0.95, "reward_scale": 10.0, "value_warmup": 5,
@@ -379,10 +380,12 @@ def _rollout_league(env, params, scale, act, steps, key, league_packed, rng):
     return tuple(b[:t] for b in bufs)
 
 
-def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEED) -> float:
+def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEED,
+             players: int | None = None) -> float:
     """The mean margin (points per hand) of the actor ``pi`` (layers as a
     pytree or ``(w, b)`` pairs) playing greedily on ``deals`` duplicate
-    hands of ``preset`` (deals of ``seed``, each played once with the actor
+    hands of ``preset`` at tables of ``players`` (None: the preset's count;
+    deals of ``seed``, each played once with the actor
     in every seat) against ``opponent``: an opponent level played in the
     env's kernels (``"hard"``), or another actor's layers (played greedily
     by the numba forward pass).
@@ -396,13 +399,14 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
         return [q if isinstance(q, dict) else {"w": q[0], "b": q[1]} for q in p]
     mine = _packed(layers(pi))
     other = None if isinstance(opponent, str) else _packed(layers(opponent))
-    from ..rules import get_rules
+    from .training import run_players
+    players = run_players(preset, players)
     total, count = 0.0, 0
-    for seat in range(get_rules(preset).players):
+    for seat in range(players):
         if other is None:
-            env = VectorEnv(preset, deals, opponents=opponent, seat=seat, seed=seed)
+            env = VectorEnv(preset, deals, players=players, opponents=opponent, seat=seat, seed=seed)
         else:
-            env = VectorEnv(preset, deals, opponents=None, seed=seed)
+            env = VectorEnv(preset, deals, players=players, opponents=None, seed=seed)
         obs, mask = env.reset()
         n = env.num_envs
         margin = np.zeros(n)
@@ -433,7 +437,9 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     (a :class:`~dominoai.learn.model.Model`, a shipped name or a file;
     None: the shipped policy of ``preset``).
 
-    :param settings: any of :data:`DEFAULTS`: ``iterations`` (in all: a
+    :param settings: any of :data:`DEFAULTS`: ``players`` (the tables'
+        size, None: the preset's; ``init`` must have been trained at it, and
+        the model records it), ``iterations`` (in all: a
         resumed run trains those its checkpoint lacks), ``num_envs`` (game
         slots), ``steps`` (decisions per slot per iteration, or more until
         a hand has ended; the self-play slots take twice as many steps, so
@@ -441,7 +447,9 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         ``learning_rate``, ``clip``, ``kl``, ``entropy``, ``value_coef``,
         ``gae_lambda``, ``reward_scale``, ``value_warmup``,
         ``snapshot_every``, ``league_size``, ``eval_every`` (0: no
-        evaluation), ``eval_deals``, ``checkpoint_every``, ``seed``.
+        evaluation), ``eval_deals``, ``checkpoint_every``, ``seed``. The
+        first ``value_warmup`` iterations train the critic only: a run of
+        no more iterations returns the starting policy's weights.
     :param checkpoint_dir: where ``checkpoint.npz`` is written (None: nowhere).
     :param resume: go on from ``checkpoint_dir``'s checkpoint (which must
         have the same settings but ``iterations``); without one, start afresh.
@@ -456,11 +464,12 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         against ``opponents`` and against the starting policy; NaN between
         evaluations), ``seconds`` and ``cpu_seconds`` (wall clock and this
         process's CPU time, in all so far).
-    :raises InputError: a bad setting, or an option not named here
-        (naming the valid ones).
-    :raises ModelError: ``init`` is not a policy for ``preset``, or it has
-        the action-feature block.
-    :raises ValueError: a checkpoint of other settings.
+    :raises InputError: a bad setting, an option not named here (naming
+        the valid ones), a checkpoint of other settings (naming each that
+        differs, :func:`~dominoai.learn.training.other_settings`) or of
+        more iterations than ``iterations``.
+    :raises ModelError: ``init`` is not a policy for ``preset`` at tables
+        of ``players``, or it has the action-feature block.
     :raises ImportError: jax or optax is missing.
     """
     jax, jnp, optax = _jax()
@@ -468,15 +477,19 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     from .env import VectorEnv
     from .model import Model, default_model_name, load_model, new_model
 
-    from .training import check_options
+    from .model import check_players
+    from .training import check_options, other_settings, run_players
     check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
     s = _check_settings({**DEFAULTS, **settings})
+    base = run_players(preset)
+    s["players"] = run_players(preset, s["players"])
     if init is None:
         init = default_model_name(preset, "policy")
     m0 = init if isinstance(init, Model) else load_model(init, preset=preset, kind="policy")
     if m0.kind != "policy" or m0.preset != preset:
         from .model import ModelError
         raise ModelError(f"model {m0.name!r} is not a policy for {preset}")
+    check_players(m0, s["players"])
     if m0.has_action_features:
         from .model import ModelError
         raise ModelError(f"model {m0.name!r} adds action features to its logits; PPO trains policies "
@@ -494,20 +507,27 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     key_settings = {k: v for k, v in s.items() if k != "iterations"}
     ckpt = Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None
     if resume and ckpt is not None and ckpt.exists():
-        params, opt_state, league, log, old = _load_checkpoint(ckpt, params, opt_state)
+        from .training import checkpoint_state
+        # a checkpoint written before the players were kept: the preset's count
+        state = checkpoint_state(ckpt)
+        old = {"players": base, **state["settings"]}
         if old != key_settings:
-            diff = sorted(k for k in set(old) | set(key_settings) if old.get(k) != key_settings.get(k))
-            raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} was trained with other "
-                             f"settings ({', '.join(diff)}); resume with the same settings, or train in another --out")
-        if len(log) > s["iterations"]:
-            raise ValueError(f"the checkpoint in {Path(checkpoint_dir).name} has {len(log)} iterations, "
-                             f"more than the {s['iterations']} asked for")
+            raise other_settings(f"the checkpoint in {Path(checkpoint_dir).name}", old, key_settings,
+                                 "resume with the same settings, or train in another --out")
+        done = len(state["log"])
+        if done > s["iterations"]:
+            raise InputError("iterations", s["iterations"],
+                             f"the checkpoint in {Path(checkpoint_dir).name} has trained {done} iterations, "
+                             f"more than the {s['iterations']} of $iterations; give $iterations {done} or more "
+                             "(more go on training from it)")
+        params, opt_state, league, log, _ = _load_checkpoint(ckpt, params, opt_state)
 
     n_hard = int(round(s["num_envs"] * s["hard_share"]))
     n_league = s["num_envs"] - n_hard
-    env_h = (VectorEnv(preset, n_hard, opponents=s["opponents"], seat="rotate", seed=s["seed"])
+    players = s["players"]
+    env_h = (VectorEnv(preset, n_hard, players=players, opponents=s["opponents"], seat="rotate", seed=s["seed"])
              if n_hard else None)
-    env_l = VectorEnv(preset, n_league, opponents=None, seed=s["seed"]) if n_league else None
+    env_l = VectorEnv(preset, n_league, players=players, opponents=None, seed=s["seed"]) if n_league else None
     base_key = jax.random.PRNGKey(s["seed"])
     spent = log[-1]["seconds"] if log else 0.0
     cpu_spent = log[-1]["cpu_seconds"] if log else 0.0
@@ -521,8 +541,8 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         bar = tqdm(total=s["iterations"], initial=len(log), desc=f"PPO on {preset}", unit="it")
 
     def run_eval(p):
-        return (evaluate(p["pi"], preset, s["eval_deals"], s["opponents"]),
-                evaluate(p["pi"], preset, s["eval_deals"], init_pi))
+        return (evaluate(p["pi"], preset, s["eval_deals"], s["opponents"], players=players),
+                evaluate(p["pi"], preset, s["eval_deals"], init_pi, players=players))
 
     for it in its:
         rng = np.random.default_rng([s["seed"], it])
@@ -595,7 +615,7 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     data = {"iterations": len(log), "decisions": int(decisions), "hands": int(hands),
             "init": m0.ident, "seconds": round(log[-1]["seconds"], 1) if log else 0.0,
             "cpu_seconds": round(log[-1]["cpu_seconds"], 1) if log else 0.0}
-    header = {"data": data, "name": f"{preset}-ppo", "training_command": ""}
+    header = {"data": data, "name": f"{preset}-ppo", "training_command": "", "players": players}
     model = Model.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in params["pi"]], "policy",
                               preset, scale=m0.scale, **header)
     return PPOResult(model, log, params, time.perf_counter() - t_call)
@@ -606,8 +626,10 @@ def canonical_command(preset: str, init: str, settings: dict) -> str:
     """The ``dominoai train --kind ppo`` command that trains this model
     again (every setting the command line takes; ``--out`` does not change
     the result)."""
+    from .training import run_players
     s = {**DEFAULTS, **settings}
-    return (f"dominoai train --variant {preset} --kind ppo --init {init} --iterations {s['iterations']} "
+    table = f" --players {s['players']}" if s["players"] not in (None, run_players(preset)) else ""
+    return (f"dominoai train --variant {preset}{table} --kind ppo --init {init} --iterations {s['iterations']} "
             f"--num-envs {s['num_envs']} --steps {s['steps']} --hard-share {s['hard_share']:g} "
             f"--epochs {s['epochs']} --batch {s['batch']} --learning-rate {s['learning_rate']:g} "
             f"--clip {s['clip']:g} --kl {s['kl']:g} --seed {s['seed']}")
@@ -675,7 +697,8 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
 
     :raises InputError: a bad setting, or an option not named here or in
         :data:`DEFAULTS`.
-    :raises ModelError: ``init`` is not a policy model for ``preset``.
+    :raises ModelError: ``init`` is not a policy model for ``preset`` at
+        tables of ``players``.
     :raises ValueError: a folder in use, or a checkpoint of other settings
         (one line each).
     """
@@ -691,8 +714,10 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
     from .training import check_run_kind
     check_run_kind(out, "ppo")
+    from .training import run_players
     init_name = init if init is not None else default_model_name(preset, "policy")
-    m0 = load_model(init_name, preset=preset, kind="policy")
+    m0 = load_model(init_name, preset=preset, kind="policy",
+                    players=run_players(preset, settings.get("players")))
     res = train_ppo(preset, m0, checkpoint_dir=out, resume=resume, progress=progress, **settings)
     shown = m0.name if Path(str(init_name)).suffix != ".npz" else Path(str(init_name)).name
     res.model.header.update({"training_command": canonical_command(preset, shown, settings),

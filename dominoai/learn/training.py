@@ -29,7 +29,8 @@ import numpy as np
 from ..errors import InputError, check_int, check_number
 
 __all__ = ["split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind", "check_run_kind",
-           "save_checkpoint", "load_checkpoint", "fit", "FitResult", "write_log", "write_curve"]
+           "run_players", "other_settings", "save_checkpoint", "checkpoint_state", "load_checkpoint", "fit",
+           "FitResult", "write_log", "write_curve"]
 
 
 def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -83,6 +84,56 @@ def refuse_unknown_options(func):
         check_options(func.__name__, kwargs, names)
         return func(*args, **kwargs)
     return checked
+
+
+def run_players(preset: str, players=None) -> int:
+    """The player count of a training run: ``players``, or the preset's own
+    when None.
+
+    :raises InputError: a count the preset is not played by (the rules'
+        message: ``block: players must be 2..4 (got 5)``).
+    :raises ValueError: an unknown preset.
+    """
+    from ..rules import get_rules
+    if players is None:
+        return get_rules(preset).players
+    players = check_int("players", players, 2)
+    try:
+        return get_rules(preset, players=players).players
+    except ValueError as e:
+        raise InputError("players", players, str(e)) from None
+
+
+def _shown(value) -> str:
+    """A setting's value as the message of :func:`other_settings` writes it."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, (list, tuple)):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return ",".join(str(v) for v in value)       # layer sizes: as --hidden takes them
+        return "on"                                       # a block's names and version: it was on
+    return str(value)
+
+
+def other_settings(what: str, old: dict, new: dict, hint: str) -> InputError:
+    """The error for a run that goes on from a file (``what``: "the
+    checkpoint in DIR", "DIR/data.npz") written with other settings: each
+    setting that differs, named as the call names it (``$name``, so a
+    command names its option: :meth:`~dominoai.errors.InputError.worded`),
+    with the file's value; a setting the file had no value for (None) is
+    left out while another is named.
+
+    >>> str(other_settings("the checkpoint in run", {"temperature": 1.0, "hidden": [16]},
+    ...                    {"temperature": 2.0, "hidden": [16]}, "resume with the same settings"))
+    'the checkpoint in run was made with other settings (temperature 1); resume with the same settings'
+    """
+    keys = [k for k in dict.fromkeys([*new, *old]) if old.get(k) != new.get(k)]
+    named = [k for k in keys if old.get(k) is not None] or keys
+    listed = ", ".join(f"${k} {_shown(old.get(k))}" for k in named)
+    return InputError(named[0], new.get(named[0]), f"{what} was made with other settings ({listed}); {hint}",
+                      *named[1:])
 
 
 def check_settings(epochs, batch, learning_rate, held_out, weight_decay=0.0) -> tuple:
@@ -207,6 +258,14 @@ def save_checkpoint(path: Path, tree, log, settings, **state) -> None:
     atomic_write(path, write)
 
 
+def checkpoint_state(path: Path) -> dict:
+    """The JSON state of a checkpoint (:func:`save_checkpoint`, or PPO's):
+    ``log``, ``settings`` and the rest, without reading its arrays, so that
+    its settings are compared before its arrays are fitted to a network."""
+    with np.load(Path(path), allow_pickle=False) as z:
+        return json.loads(str(z["state"][()]))
+
+
 def load_checkpoint(path: Path, tree) -> tuple:
     """``(tree, log, settings, state)`` read from a checkpoint of
     :func:`save_checkpoint`, its arrays put into the structure of ``tree``.
@@ -243,7 +302,8 @@ class FitResult:
 @refuse_unknown_options
 def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, learning_rate: float,
         held_out: float, seed: int, settings: dict, weight_decay: float = 0.0, keep_best: bool = False,
-        checkpoint=None, resume: bool = False, progress: str | None = None, desc: str = "") -> FitResult:
+        checkpoint=None, resume: bool = False, progress: str | None = None, desc: str = "",
+        upgrade=None) -> FitResult:
     """Train ``params`` (a JAX pytree) over the rows of a dataset.
 
     :param loss: ``loss(params, arrays, idx) -> mean loss`` over the rows
@@ -258,26 +318,27 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
         captured, so they are not compiled in as constants).
     :param hand: ``(n,)``, each row's hand (:func:`split_hands`).
     :param settings: what a checkpoint must match to be resumed (the
-        caller's; the loop adds ``weight_decay`` when above 0 and
-        ``keep_best`` when set).
+        caller's, named as the caller's arguments; the loop adds
+        ``weight_decay`` and ``keep_best``).
+    :param upgrade: ``upgrade(old) -> dict``: a checkpoint's settings in
+        the caller's present form (a setting added since, at the value it
+        had then); None: as they are.
     :param checkpoint: the checkpoint file written after each epoch (None: none).
-    :param resume: go on from ``checkpoint`` when it exists.
+    :param resume: go on from ``checkpoint`` when it exists: its epochs are
+        not trained again, and ``epochs`` above them go on training (as if
+        the run had been given them from the start).
     :param progress: ``"batches"`` (a bar of minibatches per epoch and one
         line per epoch), ``"epochs"`` (a bar of epochs) or None.
-    :raises InputError: ``keep_best`` without held-out rows, or an option
-        ``fit`` does not take.
-    :raises ValueError: a checkpoint of other settings.
+    :raises InputError: ``keep_best`` without held-out rows, an option
+        ``fit`` does not take, a checkpoint of other settings
+        (:func:`other_settings`), or one that has trained more than ``epochs``.
     """
     import jax
     import jax.numpy as jnp
     import optax
 
     t_call = time.perf_counter()
-    settings = dict(settings)
-    if weight_decay > 0:
-        settings["weight_decay"] = weight_decay
-    if keep_best:
-        settings["keep_best"] = True
+    settings = {**settings, "weight_decay": weight_decay, "keep_best": bool(keep_best)}
     opt = optax.adamw(learning_rate, weight_decay=weight_decay) if weight_decay > 0 else optax.adam(learning_rate)
     opt_state = opt.init(params)
     best = params if keep_best else None
@@ -285,12 +346,19 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
     log: list = []
     ckpt = Path(checkpoint) if checkpoint is not None else None
     if resume and ckpt is not None and ckpt.exists():
-        tree = (params, opt_state, best) if keep_best else (params, opt_state)
-        tree, log, old, state = load_checkpoint(ckpt, tree)
+        # a checkpoint written before weight_decay and keep_best were always kept has them only when set
+        old = {"weight_decay": 0.0, "keep_best": False, **checkpoint_state(ckpt)["settings"]}
+        if upgrade is not None:
+            old = upgrade(old)
         if old != settings:
-            diff = sorted(k for k in set(settings) | set(old) if old.get(k) != settings.get(k))
-            raise ValueError(f"the checkpoint in {ckpt.parent.name} was trained with other "
-                             f"settings ({', '.join(diff)}); resume with the same settings, or train in another folder")
+            raise other_settings(f"the checkpoint in {ckpt.parent.name}", old, settings,
+                                 "resume with the same settings, or train in another folder")
+        tree = (params, opt_state, best) if keep_best else (params, opt_state)
+        tree, log, _, state = load_checkpoint(ckpt, tree)
+        if len(log) > epochs:
+            raise InputError("epochs", epochs, f"the checkpoint in {ckpt.parent.name} has trained {len(log)} "
+                             f"epochs, more than the {epochs} of $epochs; give $epochs {len(log)} or more "
+                             "(more go on training from it)")
         params, opt_state = tree[0], tree[1]
         if keep_best:
             best, best_epoch = tree[2], int(state.get("best_epoch", 0))

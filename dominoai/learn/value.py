@@ -205,24 +205,28 @@ def encode_worlds(states: np.ndarray, seats: np.ndarray, rules) -> np.ndarray:
 
 def generate(preset: str, deals: int, teacher: str = "hard", jobs: int = 1, seed: int = 0,
              backend: str | None = None, exact: int = 12, max_nodes: int = 20000,
-             rollouts: int = 8, rollout_policy: str = "random", progress: bool = False) -> dict:
+             rollouts: int = 8, rollout_policy: str = "random", progress: bool = False,
+             players: int | None = None) -> dict:
     """A value dataset (:data:`DATA_FIELDS`): ``teacher`` plays itself on
-    ``deals`` duplicate deals of ``preset`` through
+    ``deals`` duplicate deals of ``preset`` at tables of ``players`` (None:
+    the preset's count) through
     :func:`~dominoai.tournament.run.play_records` (``jobs`` processes on
     ``backend``), every world after a play (:func:`positions`) labelled by
     :func:`value_targets` (``exact``, ``max_nodes``, ``rollouts``,
     ``rollout_policy``, ``seed``).
 
-    :raises InputError: a bad count.
+    :raises InputError: a bad count, or players the preset is not played by.
     :raises ValueError: an unknown preset, bot, backend or rollout policy.
     """
     from ..rules import get_rules
     from ..tournament.run import play_records
+    from .training import run_players
     deals = check_int("deals", deals, 1)
-    recs = play_records(preset, [teacher], hands=deals, jobs=jobs, seed=seed, backend=backend,
+    players = run_players(preset, players)
+    recs = play_records(preset, [teacher], hands=deals, players=players, jobs=jobs, seed=seed, backend=backend,
                         progress=progress)
     states, seats, hands = positions(recs)
-    rules = get_rules(preset)
+    rules = get_rules(preset, players=players)
     target, solved = value_targets(states, seats, rules, exact, max_nodes, rollouts,
                                    rollout_policy, seed)
     return {"world": encode_worlds(states, seats, rules), "target": target, "solved": solved,
@@ -247,7 +251,7 @@ _CKPT = "value-checkpoint.npz"
 def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, batch: int = 256,
                 learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                 checkpoint_dir=None, resume: bool = False, progress: bool = False,
-                **header) -> ValueTrainResult:
+                players: int | None = None, **header) -> ValueTrainResult:
     """Train a :class:`ValueModel` for ``preset`` on ``data``
     (:data:`DATA_FIELDS`) by mean squared error (points squared), in the
     loop of :func:`dominoai.learn.training.fit`.
@@ -261,21 +265,26 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
     :param resume: go on from ``checkpoint_dir``'s checkpoint (which must
         have the same settings); without one, start afresh.
     :param progress: a tqdm bar of the epochs.
+    :param players: the player count of the tables ``data`` was played at
+        (None: the preset's), recorded in the model's header.
     :param header: model header fields (``training_command``, ``data``, ``name``).
-    :raises InputError: a bad number or an empty dataset.
-    :raises ValueError: a checkpoint of other settings.
+    :raises InputError: a bad number, an empty dataset, players the preset
+        is not played by, or a checkpoint of other settings or of more
+        epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
     from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
-    from .training import check_settings, fit
+    from .training import check_settings, fit, run_players
 
     epochs, batch, learning_rate, held_out, _ = check_settings(epochs, batch, learning_rate, held_out)
     if len(data["target"]) == 0:
         raise InputError("data", 0, "the dataset has no worlds")
-    settings = {"kind": "value", "preset": preset, "hidden": [int(h) for h in hidden], "batch": batch,
-                "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
+    base = run_players(preset)
+    players = run_players(preset, players)
+    settings = {"kind": "value", "preset": preset, "players": players, "hidden": [int(h) for h in hidden],
+                "batch": batch, "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
                 "rows": int(len(data["target"]))}
     model0 = new_value_model(preset, hidden=hidden, seed=seed)
     scale = jnp.asarray(model0.scale)
@@ -288,9 +297,11 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
               lambda p, d, idx: (sq(p, d, idx).sum(),), ("mse",), arrays, data["hand"], epochs=epochs,
               batch=batch, learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
               checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
-              resume=resume, progress="epochs" if progress else None, desc=f"value {preset}")
+              resume=resume, progress="epochs" if progress else None, desc=f"value {preset}",
+              upgrade=lambda old: {"players": base, **old})     # written before the players were kept
     head = {"data": {"rows": int(len(data["target"])), "train_rows": int(len(res.train_rows)),
-                     "held_rows": int(len(res.held_rows)), "solved": int(np.sum(data["solved"]))}, **header}
+                     "held_rows": int(len(res.held_rows)), "solved": int(np.sum(data["solved"]))},
+            "players": players, **header}
     model = ValueModel.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in res.params],
                                    "value", preset, scale=model0.scale, **head)
     return ValueTrainResult(model, res.log, res.seconds)
@@ -342,10 +353,13 @@ def load_dataset(path) -> tuple[dict, dict]:
 
 
 def _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs, hidden,
-                       batch, learning_rate, held_out, seed) -> str:
+                       batch, learning_rate, held_out, seed, players=None) -> str:
     """The ``dominoai train --kind value`` command that trains this model
-    again (``--out`` and ``--jobs`` do not change it)."""
-    return (f"dominoai train --variant {preset} --kind value --deals {deals} --teacher {teacher} "
+    again (``--out`` and ``--jobs`` do not change it; ``--players`` where it
+    is not the preset's count)."""
+    from .training import run_players
+    table = f" --players {players}" if players is not None and players != run_players(preset) else ""
+    return (f"dominoai train --variant {preset}{table} --kind value --deals {deals} --teacher {teacher} "
             f"--rollouts {rollouts} --rollout-policy {rollout_policy} --exact {exact} --max-nodes {max_nodes} "
             f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
             f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}")
@@ -356,19 +370,24 @@ def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int
               rollout_policy: str | None = None, exact: int = 12, max_nodes: int = 20000, epochs: int = 20,
               hidden=(64, 32), batch: int = 256, learning_rate: float = 1e-3, held_out: float = 0.1,
               seed: int = 0, jobs: int = 1, backend: str | None = None, resume: bool = False,
-              progress: bool = False, name: str | None = None) -> ValueTrainResult:
+              progress: bool = False, name: str | None = None, players: int | None = None) -> ValueTrainResult:
     """A whole value training run in the folder ``out``: the dataset
     (``data.npz``, :func:`generate` with ``seed``: the deals of seed
     ``seed`` on, the targets' rollouts from the same seed), the checkpoint
     (``value-checkpoint.npz``, after every epoch), then ``model.npz`` (named
     ``name``, default ``PRESET-value``), ``log.parquet`` and ``curve.png``.
     ``rollout_policy`` None: :data:`ROLLOUT_POLICY`'s for the preset.
+    ``players``: the teacher plays at tables of that many (None: the
+    preset's count), and the model records it.
 
     ``resume``: reuse ``data.npz`` when it was made with the same settings,
-    and go on from the checkpoint. Without it, a folder that already holds
-    a dataset, checkpoint or model is refused.
+    and go on from the checkpoint (``epochs`` above the checkpoint's go on
+    training it). Without it, a folder that already holds a dataset,
+    checkpoint or model is refused.
 
-    :raises InputError: a bad number.
+    :raises InputError: a bad number, players the preset is not played by,
+        or a dataset or checkpoint of other settings (naming each setting
+        that differs, :func:`~dominoai.learn.training.other_settings`).
     :raises ValueError: an unknown preset, teacher or rollout policy, or a
         folder in use (one line each).
     """
@@ -381,28 +400,31 @@ def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int
     used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
     if used and not resume:
         raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
-    from .training import check_run_kind
+    from .training import check_run_kind, other_settings, run_players
     check_run_kind(out, "value")
-    want = {"preset": preset, "teacher": teacher, "deals": deals, "seed": seed, "rollouts": rollouts,
-            "rollout_policy": rollout_policy, "exact": exact, "max_nodes": max_nodes}
+    base = run_players(preset)
+    players = run_players(preset, players)
+    want = {"preset": preset, "players": players, "teacher": teacher, "deals": deals, "seed": seed,
+            "rollouts": rollouts, "rollout_policy": rollout_policy, "exact": exact, "max_nodes": max_nodes}
     data = None
     if resume and data_path.exists():
         data, meta = load_dataset(data_path)
+        meta = {"players": base, **meta}            # a dataset that does not say: the preset's count
         if any(meta.get(k) != v for k, v in want.items()):
-            diff = ", ".join(f"{k} {meta.get(k)!r}" for k, v in want.items() if meta.get(k) != v)
-            raise ValueError(f"{data_path} was made with other settings ({diff}); give another --out")
+            raise other_settings(str(data_path), {k: meta.get(k) for k in want}, want, "give another --out")
     out.mkdir(parents=True, exist_ok=True)
     if data is None:
         t0 = time.perf_counter()
         data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed, backend=backend, exact=exact,
-                        max_nodes=max_nodes, rollouts=rollouts, rollout_policy=rollout_policy, progress=progress)
+                        max_nodes=max_nodes, rollouts=rollouts, rollout_policy=rollout_policy, progress=progress,
+                        players=players)
         save_dataset(data_path, data, generation_seconds=round(time.perf_counter() - t0, 1), **want)
         _, meta = load_dataset(data_path)
     command = _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs,
-                                 hidden, batch, learning_rate, held_out, seed)
+                                 hidden, batch, learning_rate, held_out, seed, players)
     res = train_value(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                       held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
-                      training_command=command, name=name or f"{preset}-value")
+                      players=players, training_command=command, name=name or f"{preset}-value")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})

@@ -16,8 +16,9 @@ A bot's analysis of a decision (:func:`analysis_of`) can be stored in the
 records: a searching bot that leaves its search in a ``last`` attribute
 (``moves``, ``values``, ``worlds``, as the ``insane`` bot's ``SearchResult``)
 has the values of every candidate written beside the move it chose
-(``"analysis"``, docs/render.md). This is duck-typed: the loop imports no
-bot.
+(``"analysis"``, docs/render.md). This is duck-typed (the loop imports no
+bot), and :func:`gives_analysis` is its one definition: the policy
+learner's move-value target asks it of a teacher too.
 
 This module imports neither pandas nor pyarrow: the terminal game
 (:mod:`dominoai.play`) asks its bots through :func:`decide` too.
@@ -38,8 +39,8 @@ from ..records import record_from_match
 from ..rules import Rules
 from .schedule import Batch, Schedule
 
-__all__ = ["BotFailure", "decide", "analysis_of", "decision_positions", "add_analysis", "play_hand", "play_match", "run_batch", "margins",
-           "HAND_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS"]
+__all__ = ["BotFailure", "decide", "gives_analysis", "analysis_of", "decision_positions", "add_analysis",
+           "play_hand", "play_match", "run_batch", "margins", "HAND_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS"]
 
 MAX_HANDS = 1000  # a match longer than this is taken as a runaway
 
@@ -68,15 +69,31 @@ def decide(bot, obs, match: Match):
     return bot.act(obs)
 
 
+def gives_analysis(bot) -> bool:
+    """True when ``bot`` gives its analysis of its decisions: it has a
+    ``last`` attribute, which it sets after each decision to its search
+    (``moves``, ``values``, ``worlds``; None after a forced move), as
+    ``insane`` does. The one test of "this bot gives move values": of
+    :func:`analysis_of`, and of a teacher for the policy's ``values``
+    target (:func:`dominoai.learn.imitation.train_run`).
+
+    >>> from dominoai.bots import make_bot
+    >>> gives_analysis(make_bot("insane")), gives_analysis(make_bot("hard"))
+    (True, False)
+    """
+    return hasattr(bot, "last")
+
+
 def analysis_of(bot) -> list | None:
     """The bot's analysis of the decision it just made, as a record stores
     it: ``[{"move": "6:4 right", "value": 3.5, "n": 200}, ...]``, one entry
     per candidate in the bot's order, ``move`` as :class:`~dominoai.moves.Move`
     prints it, ``value`` a float rounded to 4 decimals (the bot's unit; for
     ``insane``, mean points of the hand for the mover's side), ``n`` the
-    worlds searched. None when the bot has no ``last`` attribute, when it
-    is None (a forced move), or when it lacks ``moves``, ``values`` or
-    ``worlds``; candidates whose value is not finite are left out.
+    worlds searched. None when the bot gives no analysis
+    (:func:`gives_analysis`), when its ``last`` is None (a forced move), or
+    when that lacks ``moves``, ``values`` or ``worlds``; candidates whose
+    value is not finite are left out.
 
     >>> class Last:
     ...     moves, values, worlds = [101, 5], [3.14159, -1.0], 50
@@ -85,7 +102,9 @@ def analysis_of(bot) -> list | None:
     >>> analysis_of(Bot())
     [{'move': '6:4 right', 'value': 3.1416, 'n': 50}, {'move': '1:0 right', 'value': -1.0, 'n': 50}]
     """
-    last = getattr(bot, "last", None)
+    if not gives_analysis(bot):
+        return None
+    last = bot.last
     if last is None:
         return None
     try:
