@@ -139,6 +139,18 @@ def test_insane_refuses_a_play_model_of_another_table_size(tmp_path, monkeypatch
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
 
 
+def test_insane_refuses_a_value_model_of_another_table_size():
+    """The value leaf obeys the same rule: the shipped Draw value model was
+    trained on 2-player hands, so a 3-player table refuses it."""
+    bot = make_bot("insane:value_plies=2")
+    bot.use_rules(dominoai.get_rules("draw", players=3))
+    with pytest.raises(ModelError, match="^model 'draw-value' was trained on 2-player hands of draw, "
+                                         "not 3-player ones$"):
+        bot.model_ident
+    bot.use_rules(dominoai.get_rules("draw"))
+    assert bot.model_ident.startswith("draw-value@")
+
+
 def test_a_refused_model_gets_one_line_and_no_note(capsys, tmp_path):
     """A learned part with no model for the preset: the refusal alone, before
     the note on its idle parameter, and nothing played."""

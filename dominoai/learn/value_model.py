@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .forward import forward_batch
-from .model import Model, ModelError, read_model_file
+from .model import Model, ModelError, check_players, read_model_file
 from .world_encode import WORLD_ENCODING_VERSION, WORLD_SIZE, world_scale
 
 __all__ = ["MAX_WIDTH", "ValueModel", "new_value_model", "load_value_model"]
@@ -90,15 +90,17 @@ def new_value_model(preset: str, hidden=(128, 64), seed: int = 0, **header) -> V
     return ValueModel.from_params(params, "value", preset, **header)
 
 
-def load_value_model(name_or_path, preset: str | None = None) -> ValueModel:
+def load_value_model(name_or_path, preset: str | None = None, players: int | None = None) -> ValueModel:
     """A shipped value model by name (``PRESET-value``,
     :func:`~dominoai.learn.model.shipped_models`) or a model file.
 
     :param preset: when given, the model must have been trained for it.
+    :param players: when given, the model must have been trained at tables
+        of that many players (:attr:`~dominoai.learn.model.Model.players`).
     :raises ModelError: an unknown name, a file that is not a model of this
         format, a newer format version, not a value model over the world
-        vector, another world encoding version, or the wrong preset (one
-        line each).
+        vector, another world encoding version, the wrong preset or the
+        wrong players (one line each).
     """
     _, where, header, scale, params = read_model_file(name_or_path, kind="value")
     if header.get("kind") != "value" or header.get("input") != "world":
@@ -111,4 +113,6 @@ def load_value_model(name_or_path, preset: str | None = None) -> ValueModel:
         raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
     m = ValueModel(params, scale, header)
     m._check_shapes(where)
+    if players is not None:
+        check_players(m, players)
     return m

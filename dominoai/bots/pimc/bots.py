@@ -204,7 +204,7 @@ class _SearchBot(BaseBot):
         key = (kind, name, preset, players)
         if key not in self._models:
             full = default_model_name(preset, kind) if name == "auto" else name
-            m = (load_value_model(full, preset) if kind == "value"
+            m = (load_value_model(full, preset, players) if kind == "value"
                  else load_model(full, preset=preset, kind="policy", players=players))
             if kind == "policy" and self.rollout_policy == "neural":
                 m.packed()  # the rollouts' forward pass has no action-feature block: refuse one now
