@@ -604,13 +604,13 @@ def _cmd_train_teaching(args) -> int:
     except ValueError:
         raise UsageError(f"--hidden must be positive integers joined by commas (got {args.hidden!r})") from None
     if not (args.learning_rate > 0 and args.learning_rate < float("inf")):
-        raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
+        raise UsageError(f"--learning-rate must be a positive finite number (got {args.learning_rate})")
     if not 0.0 <= args.held_out <= 0.9:
         raise UsageError(f"--held-out must be between 0 and 0.9 (got {args.held_out})")
     if policy and not (args.weight_decay >= 0 and args.weight_decay < float("inf")):
         raise UsageError(f"--weight-decay must be 0 or a positive number (got {args.weight_decay})")
     if policy and not (args.temperature > 0 and args.temperature < float("inf")):
-        raise UsageError(f"--temperature must be a positive number (got {args.temperature})")
+        raise UsageError(f"--temperature must be a positive finite number (got {args.temperature})")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise UsageError(f"--out {args.out} is a file, not a folder")
     from .bots import make_bot
@@ -667,7 +667,7 @@ def _cmd_train_ppo(args) -> int:
     import os
 
     if not (args.learning_rate > 0 and math.isfinite(args.learning_rate)):
-        raise UsageError(f"--learning-rate must be a positive number (got {args.learning_rate})")
+        raise UsageError(f"--learning-rate must be a positive finite number (got {args.learning_rate})")
     if not 0.0 <= args.hard_share <= 1.0:
         raise UsageError(f"--hard-share must be between 0 and 1 (got {args.hard_share})")
     if not 0.0 < args.clip < 1.0:
@@ -691,7 +691,7 @@ def _cmd_train_ppo(args) -> int:
             raise UsageError(f"--init {init}: PPO trains policies without the action-feature block; "
                                  "give --init a policy trained without --action-features")
         try:
-            check_players(start, args.players)
+            check_players(start, args.players, hint=False)
         except ValueError as e:
             raise UsageError(f"--init {init}: {e}; give --init a policy trained with "
                              f"--players {args.players}") from None
@@ -711,7 +711,7 @@ def _cmd_train_ppo(args) -> int:
           f"{last['hands']} hands{tail}")
     warmup = DEFAULTS["value_warmup"]
     if args.iterations <= warmup:     # the run is kept (its critic goes on with --resume): a note, not a refusal
-        print(f"dominoai: note: --iterations {args.iterations} are all value warm-up (the first {warmup} train "
+        print(f"dominoai: note: all {args.iterations} of --iterations are value warm-up (the first {warmup} train "
               f"the critic only): the model is the starting policy {init} unchanged; give --iterations above "
               f"{warmup} (with --resume, the run goes on from here)", file=sys.stderr)
     return 0

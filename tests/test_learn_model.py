@@ -307,7 +307,7 @@ def test_the_players_a_model_was_trained_for(tmp_path):
     assert load_model("kozel-policy").players == 4              # Kozel is played by four
     assert load_model("kozel-policy", players=4).preset == "kozel"
     with pytest.raises(ModelError, match="^model 'block-policy' was trained on 2-player hands of block, "
-                                         "not 3-player ones$"):
+                                         "not 3-player ones; dominoai train --players 3 trains one for them$"):
         load_model("block-policy", players=3)
     check_players(m, 2)
     with pytest.raises(ModelError, match="not a dominoai model file: .*its players 5 are not 2, 3 or 4"):

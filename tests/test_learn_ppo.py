@@ -228,7 +228,7 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     # two iterations are all value warm-up: the policy is the start's, and the run says so
     assert m.sha256 == load_model("block-policy").sha256
     assert capsys.readouterr().err == (
-        "dominoai: note: --iterations 2 are all value warm-up (the first 5 train the critic only): the model is "
+        "dominoai: note: all 2 of --iterations are value warm-up (the first 5 train the critic only): the model is "
         "the starting policy block-policy unchanged; give --iterations above 5 (with --resume, the run goes on "
         "from here)\n")
     h = m.header
@@ -287,7 +287,7 @@ def test_ppo_at_tables_of_three(tmp_path, capsys):
                                                    "--init start3.npz ")
     obs = _hand_of_three()
     assert make_bot(f"neural:model={out / 'model.npz'}").act(obs).code in obs.legal_codes()
-    assert "all value warm-up" in capsys.readouterr().err
+    assert "are value warm-up" in capsys.readouterr().err
 
 
 def _hand_of_three():

@@ -97,7 +97,8 @@ def test_a_table_of_another_size_is_refused(model_file):
     for players in (3, 4):
         obs = Match("block", players=players, seed=1).new_hand().observe()
         with pytest.raises(ModelError, match="^model 'tiny' was trained on 2-player hands of block, "
-                                             f"not {players}-player ones$"):
+                                             f"not {players}-player ones; dominoai train --players {players} "
+                                             "trains one for them$"):
             bot.act(obs)
     assert bot.act(Match("block", seed=1).new_hand().observe()).code >= 0     # its own size still plays
     # the shipped Kozel policy (a header from before the players were recorded) takes Kozel's four
@@ -111,7 +112,7 @@ def test_play_refuses_a_table_the_model_was_not_trained_for(tmp_path, monkeypatc
     monkeypatch.setenv("DOMINOAI_DATA_DIR", str(tmp_path / "data"))
     assert main(["play", "--variant", "block", "--players", "3", "--opponents", "neural", "--seed", "1"]) == 2
     assert capsys.readouterr().err == ("dominoai: error: model 'block-policy' was trained on 2-player hands "
-                                       "of block, not 3-player ones\n")
+                                       "of block, not 3-player ones; dominoai train --players 3 trains one for them\n")
     assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())
     with pytest.raises(ModelError, match="^unknown policy model 'block-value'; shipped policy models: "
                                          "all_fives-policy, block-policy, block-ppo, draw-policy, kozel-policy "):
@@ -125,14 +126,14 @@ def test_insane_refuses_a_play_model_of_another_table_size(tmp_path, monkeypatch
     bot = make_bot("insane:play_model=neural")
     bot.use_rules(dominoai.get_rules("draw", players=3))
     with pytest.raises(ModelError, match="^model 'draw-policy' was trained on 2-player hands of draw, "
-                                         "not 3-player ones$"):
+                                         "not 3-player ones; dominoai train --players 3 trains one for them$"):
         bot.model_ident
     bot.use_rules(dominoai.get_rules("draw"))
     assert bot.model_ident.startswith("draw-policy@")
     assert main(["play", "--variant", "draw", "--players", "3", "--opponents", "insane:play_model=neural",
                  "--seed", "1"]) == 2
     assert capsys.readouterr().err == ("dominoai: error: model 'draw-policy' was trained on 2-player hands "
-                                       "of draw, not 3-player ones\n")
+                                       "of draw, not 3-player ones; dominoai train --players 3 trains one for them\n")
     assert main(["play", "--variant", "fives", "--opponents", "insane:play_model=neural", "--seed", "1"]) == 2
     assert capsys.readouterr().err == ("dominoai: error: no policy model is shipped for fives; presets with one: "
                                        "all_fives, block, draw, kozel\n")
@@ -145,7 +146,7 @@ def test_insane_refuses_a_value_model_of_another_table_size():
     bot = make_bot("insane:value_plies=2")
     bot.use_rules(dominoai.get_rules("draw", players=3))
     with pytest.raises(ModelError, match="^model 'draw-value' was trained on 2-player hands of draw, "
-                                         "not 3-player ones$"):
+                                         "not 3-player ones; dominoai train --players 3 trains one for them$"):
         bot.model_ident
     bot.use_rules(dominoai.get_rules("draw"))
     assert bot.model_ident.startswith("draw-value@")
@@ -164,7 +165,7 @@ def test_a_refused_model_gets_one_line_and_no_note(capsys, tmp_path):
     assert main(["tournament", "--variant", "draw", "--players", "3", "--bots", "neural,hard", "--hands", "2",
                  "--no-progress"]) == 2
     assert capsys.readouterr().err == ("dominoai: error: model 'draw-policy' was trained on 2-player hands "
-                                       "of draw, not 3-player ones\n")
+                                       "of draw, not 3-player ones; dominoai train --players 3 trains one for them\n")
 
 
 def test_a_corrupt_model_is_one_line_in_a_command(tmp_path, capsys):
@@ -191,7 +192,7 @@ def test_the_provenance_names_the_model_by_hash(model_file, tmp_path):
     (["--variant", "nope"], "unknown preset 'nope'"),
     (["--variant", "block", "--hidden", "64,0"], "--hidden must be positive integers"),
     (["--variant", "block", "--held-out", "0.95"], "--held-out must be between 0 and 0.9"),
-    (["--variant", "block", "--learning-rate", "-1"], "--learning-rate must be a positive number"),
+    (["--variant", "block", "--learning-rate", "-1"], "--learning-rate must be a positive finite number"),
     (["--variant", "block", "--teacher", "genius"], "unknown bot 'genius'"),
     (["--variant", "block", "--jobs", "0"], "--jobs must be a positive number of processes"),
     (["--variant", "block", "--deals", "0"], "--deals: must be at least 1"),
@@ -264,7 +265,8 @@ def test_train_at_tables_of_three(tmp_path, capsys):
     assert m.players == 3 and m.header["data"]["hands"] == 6        # 2 deals x 3 rotations
     assert m.header["training_command"].startswith("dominoai train --variant block --players 3 --kind policy ")
     bot = make_bot(f"neural:model={out / 'model.npz'}")
-    with pytest.raises(ModelError, match="^model 'three' was trained on 3-player hands of block, not 2-player ones$"):
+    with pytest.raises(ModelError, match="^model 'three' was trained on 3-player hands of block, not 2-player "
+                                         "ones; dominoai train --players 2 trains one for them$"):
         bot.act(Match("block", seed=1).new_hand().observe())
     obs = Match("block", players=3, seed=1).new_hand().observe()
     assert bot.act(obs).code in obs.legal_codes()
@@ -320,7 +322,7 @@ def test_a_changed_setting_is_named_by_its_option():
      "--max-nodes is the exact solve's budget: it needs --exact above 0"),
     (["--variant", "block", "--name", "my model"], "--name 'my model' cannot name a model"),
     (["--variant", "block", "--name", "mine@2"], "--name 'mine@2' cannot name a model"),
-    (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive number"),
+    (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive finite number"),
     (["--variant", "block", "--target", "value"], "invalid choice: 'value'"),
     (["--variant", "block", "--teacher", "hard", "--target", "values"],
      "--target 'values' learns the teacher's move values: 'hard' gives none (a search bot such as insane does)"),

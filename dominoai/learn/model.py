@@ -529,15 +529,19 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
     return m
 
 
-def check_players(model: Model, players: int) -> None:
+def check_players(model: Model, players: int, hint: bool = True) -> None:
     """Refuse ``model`` at a table of ``players`` players when it was trained
     at tables of another count (its input would hold what it never saw).
 
+    :param hint: end the message with the command that trains a model for
+        that count (``dominoai train --players N``); False: the caller
+        words its own way on.
     :raises ModelError: the counts differ (one line).
     """
     if model.players != players:
+        way = f"; dominoai train --players {players} trains one for them" if hint else ""
         raise ModelError(f"model {model.name!r} was trained on {model.players}-player hands of "
-                         f"{model.preset}, not {players}-player ones")
+                         f"{model.preset}, not {players}-player ones{way}")
 
 
 _CODE_HASH: str | None = None

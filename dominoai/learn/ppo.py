@@ -287,11 +287,15 @@ def _save_checkpoint(path: Path, params, opt_state, league, log, settings) -> No
 
 def _load_checkpoint(path: Path, params, opt_state):
     import jax
-    with np.load(path, allow_pickle=False) as z:
+    from .training import read_npz
+
+    def read(z):
         state = json.loads(str(z["state"][()]))
         leaves = [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]
         league = [[{"w": np.asarray(z[f"league{j}_w{i}"]), "b": np.asarray(z[f"league{j}_b{i}"])}
                    for i in range(state["layers"])] for j in range(state["league"])]
+        return state, leaves, league
+    state, leaves, league = read_npz(path, "checkpoint", read)
     treedef = jax.tree_util.tree_structure((params, opt_state))
     if treedef.num_leaves != len(leaves):
         raise ValueError(f"{path.name} does not fit this network (its layers differ)")

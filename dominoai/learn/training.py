@@ -22,15 +22,50 @@ import functools
 import inspect
 import json
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import InputError, check_int, check_number
 
-__all__ = ["split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind", "check_run_kind",
-           "run_players", "other_settings", "save_checkpoint", "checkpoint_state", "load_checkpoint", "fit",
-           "FitResult", "write_log", "write_curve"]
+__all__ = ["read_npz", "split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind",
+           "check_run_kind", "run_players", "other_settings", "save_checkpoint", "checkpoint_state",
+           "load_checkpoint", "fit", "FitResult", "write_log", "write_curve"]
+
+
+def read_npz(path, what: str, read):
+    """``read(z)`` of the ``.npz`` archive at ``path`` (``z`` from
+    ``np.load``, no pickles): a dataset's or a checkpoint's arrays, read
+    with a one-line refusal for any file that is not one.
+
+    :param what: what the file should be, for the message (``"dataset"``,
+        ``"checkpoint"``).
+    :raises ValueError: the file cannot be read, is not an ``.npz``
+        archive, is damaged (e.g. truncated) or lacks an array or field
+        ``read`` takes: one line naming the file as given, and the way on
+        (remove it, or train in another folder).
+    """
+    path = Path(path)
+    hint = "remove it to start again, or train in another --out folder"
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):     # a zip archive's first bytes, as every .npz's
+        raise ValueError(f"{path} is not a dominoai {what} (not an .npz archive); {hint}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return read(z)
+    except (zipfile.BadZipFile, EOFError, OSError):
+        reason = "a damaged .npz archive"
+    except KeyError as e:   # numpy's words: "NAME is not a file in the archive"
+        name = str(e.args[0] if e.args else "").replace(" is not a file in the archive", "")
+        reason = f"it has no {name!r} array"
+    except Exception as e:  # noqa: BLE001 - any other failure to read is "not such a file"
+        reason = type(e).__name__
+    raise ValueError(f"{path} is not a dominoai {what} ({reason}); {hint}")
 
 
 def split_hands(hand: np.ndarray, held_out: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -184,14 +219,14 @@ def load_arrays(path, fields, what: str, version_key: str, version: int,
         message), or another version (one line each).
     """
     optional = optional or {}
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"][()]))
-            data = {k: z[k] for k in fields if k not in optional or k in z.files}
-            rows = len(next(iter(data.values()))) if data else 0
-            data.update({k: fill(rows) for k, fill in optional.items() if k in fields and k not in data})
-    except Exception as e:  # noqa: BLE001 - any failure to read is "not a dataset"
-        raise ValueError(f"{Path(path).name} is not a dominoai {what} ({type(e).__name__})") from None
+
+    def read(z):
+        meta = json.loads(str(z["meta"][()]))
+        data = {k: z[k] for k in fields if k not in optional or k in z.files}
+        rows = len(next(iter(data.values()))) if data else 0
+        data.update({k: fill(rows) for k, fill in optional.items() if k in fields and k not in data})
+        return data, meta
+    data, meta = read_npz(path, what, read)
     if meta.get(version_key) != version:
         raise ValueError(f"{Path(path).name} was encoded with {version_key.replace('_', ' ')} "
                          f"{meta.get(version_key)}; this dominoai encodes version {version}")
@@ -262,8 +297,7 @@ def checkpoint_state(path: Path) -> dict:
     """The JSON state of a checkpoint (:func:`save_checkpoint`, or PPO's):
     ``log``, ``settings`` and the rest, without reading its arrays, so that
     its settings are compared before its arrays are fitted to a network."""
-    with np.load(Path(path), allow_pickle=False) as z:
-        return json.loads(str(z["state"][()]))
+    return read_npz(path, "checkpoint", lambda z: json.loads(str(z["state"][()])))
 
 
 def load_checkpoint(path: Path, tree) -> tuple:
@@ -274,9 +308,9 @@ def load_checkpoint(path: Path, tree) -> tuple:
     """
     import jax
     path = Path(path)
-    with np.load(path, allow_pickle=False) as z:
-        state = json.loads(str(z["state"][()]))
-        leaves = [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]
+    state, leaves = read_npz(path, "checkpoint", lambda z: (
+        json.loads(str(z["state"][()])),
+        [z[f"leaf{i}"] for i in range(sum(1 for k in z.files if k.startswith("leaf")))]))
     treedef = jax.tree_util.tree_structure(tree)
     if treedef.num_leaves != len(leaves) or any(
             np.shape(a) != np.shape(b) for a, b in zip(leaves, jax.tree_util.tree_leaves(tree))):
