@@ -1102,9 +1102,10 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _kept_output(words: list[str]) -> bool:
+def _kept_output(words: list[str], name: str | None = None) -> bool:
     """Whether the interrupted command's ``--out`` holds something to
-    resume from (a run stopped before it wrote anything leaves nothing)."""
+    resume from (a run stopped before it wrote anything leaves nothing);
+    with ``name``, whether that file is in the ``--out`` folder."""
     out = None
     for i, w in enumerate(words):
         if w == "--out" and i + 1 < len(words):
@@ -1116,6 +1117,8 @@ def _kept_output(words: list[str]) -> bool:
     from pathlib import Path
 
     path = Path(out)
+    if name is not None:
+        return (path / name).is_file()
     return path.is_file() or (path.is_dir() and any(path.iterdir()))
 
 
@@ -1145,7 +1148,9 @@ def main(argv=None) -> int:
         if argv is not None or len(sys.argv) > 1:
             words = list(argv if argv is not None else sys.argv[1:])
             if words and words[0] in ("tournament", "train") and _kept_output(words):
-                hint = " (run the same command with --resume to continue)"
+                later = ("; model.npz and log.parquet are written when it ends"
+                         if words[0] == "train" and _kept_output(words, "model.npz") else "")
+                hint = f" (run the same command with --resume to continue{later})"
         sys.stderr.write(f"{PROG}: interrupted{hint}\n")
         return 130
     except BrokenPipeError:

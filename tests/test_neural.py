@@ -405,3 +405,20 @@ def test_an_interrupted_run_leaves_no_empty_folder(tmp_path, capsys, monkeypatch
     assert ("--resume to continue" in err) == (made == "earlier")
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     assert out.exists() == kept
+
+
+def test_an_interrupted_run_beside_a_model_says_when_the_model_is_written(tmp_path, capsys, monkeypatch):
+    """Ctrl-C in a folder that holds an earlier run's model: the model and
+    the log there are not this run's yet, and the message says so."""
+    pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
+    import dominoai.learn.imitation as imitation
+    monkeypatch.setattr(imitation, "generate", _interrupted)
+    out = tmp_path / "run"
+    (out / "data-parts").mkdir(parents=True)
+    (out / "data-parts" / "part-0000000.npz").write_bytes(b"an earlier chunk")
+    (out / "model.npz").write_bytes(b"an earlier model")
+    assert main(["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--out", str(out),
+                 "--resume", "--no-progress"]) == 130
+    assert capsys.readouterr().err == ("dominoai: interrupted (run the same command with --resume to continue; "
+                                       "model.npz and log.parquet are written when it ends)\n")
+    assert (out / "model.npz").read_bytes() == b"an earlier model"
