@@ -11,7 +11,18 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["atomic_write", "atomic_write_text", "nearest_existing"]
+__all__ = ["atomic_write", "atomic_write_text", "nearest_existing", "is_npz"]
+
+
+def is_npz(path) -> bool:
+    """Whether the file at ``path`` begins as a zip archive does, as every
+    ``.npz`` file does (its first four bytes; a damaged archive can still
+    begin so).
+
+    :raises OSError: the file cannot be opened or read.
+    """
+    with open(path, "rb") as f:
+        return f.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def nearest_existing(path) -> Path:

@@ -71,7 +71,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .._files import atomic_write
+from .._files import atomic_write, is_npz
 from ..engine.encode import ENCODING_VERSION, F_RAW, N_ACTIONS, OBS_SIZE
 from ..errors import InputError
 from ..rules import get_rules, preset_names
@@ -438,11 +438,10 @@ def read_model_file(name_or_path, kind: str | None = None, action: bool = False)
     def refuse(why: str) -> ModelError:
         return ModelError(f"not a dominoai model file: {shown} ({why})")
     try:
-        with open(path, "rb") as f:
-            magic = f.read(4)
+        archive = is_npz(path)
     except OSError as e:
         raise ModelError(f"cannot read the model file {shown}: {e.strerror or e}") from None
-    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):     # a zip archive's first bytes, as every .npz's
+    if not archive:
         raise refuse("it is not an .npz archive")
     try:
         with np.load(path, allow_pickle=False) as z:

@@ -48,12 +48,12 @@ def read_npz(path, what: str, read):
     """
     path = Path(path)
     hint = "remove it to start again, or train in another --out folder"
+    from .._files import is_npz
     try:
-        with open(path, "rb") as f:
-            magic = f.read(4)
+        archive = is_npz(path)
     except OSError as e:
         raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
-    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):     # a zip archive's first bytes, as every .npz's
+    if not archive:
         raise ValueError(f"{path} is not a dominoai {what} (not an .npz archive); {hint}")
     try:
         with np.load(path, allow_pickle=False) as z:
