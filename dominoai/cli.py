@@ -460,7 +460,8 @@ def _add_train(sub) -> None:
     ppo.add_argument("--kl", type=float, metavar="COEF",
                      help="weight of the KL divergence from the starting policy in the loss (default 0.02)")
     tr.add_argument("--jobs", type=int, metavar="N",
-                    help="policy, value: processes playing the teacher (-1: every core; default 1)")
+                    help="policy, value: processes playing the teacher (-1: every core; at most the cores, "
+                         "with a note; default 1)")
     tr.add_argument("--backend", choices=("dask", "ray"),
                     help="policy, value: play the teacher on a cluster through joblib")
     tr.add_argument("--out", required=True, metavar="DIR", help="the run's folder")
