@@ -43,6 +43,7 @@ Usage::
     python experiments/peers.py --small                          # a smoke run
     python experiments/peers.py --sweep-uct 2,5,10,20,40 --jobs 1  # the constant
     python experiments/peers.py --deals 600 --jobs 1             # the comparison (days)
+    python experiments/peers.py --deals 600 --equal-ms 2345      # equal time alone, at a known median
 """
 
 from __future__ import annotations
@@ -143,6 +144,10 @@ def main(argv=None) -> int:
                     help="deals for some simulation counts, e.g. 10000=40 (default --deals)")
     ap.add_argument("--equal-at", type=int, default=None,
                     help="the simulation count whose median time insane is given (default the largest)")
+    ap.add_argument("--equal-ms", type=float, default=None,
+                    help="insane's budget at equal time in CPU ms per decision; given, only the "
+                         "equal-time and pydominoes lines are played (default: the median of the "
+                         "--equal-at line, played first)")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
@@ -167,6 +172,10 @@ def main(argv=None) -> int:
     equal_at = args.equal_at or max(sims)
     if not sweeping and equal_at not in sims:
         ap.error(f"--equal-at {equal_at} is not one of --sims {args.sims}")
+    if args.equal_ms is not None and not (0 < args.equal_ms < float("inf")):
+        ap.error(f"--equal-ms: a positive number of milliseconds, got {args.equal_ms:g}")
+    if args.equal_ms is not None and sweeping:
+        ap.error("--equal-ms: not with --sweep-uct")
     consts = parse_list(ap, "--sweep-uct", args.sweep_uct, float) if sweeping else []
     if len(set(consts)) < len(consts):
         ap.error(f"--sweep-uct: a constant listed twice in {args.sweep_uct!r}")
@@ -200,12 +209,13 @@ def main(argv=None) -> int:
     # cheapest first, so that a partial run already has the small counts
     for s in sorted(sims):
         n = deals_at.get(s, args.deals)
-        row, _ = run(f"ismcts-{s}-c{uct_c:g}-d{n}", "openspiel_block",
-                     [args.insane, f"ismcts:sims={s},uct_c={uct_c:g}"], n, args.seed, out, args.jobs,
-                     extra={"uct_c": uct_c, "sims": s})
-        add(row)
+        if args.equal_ms is None:
+            row, _ = run(f"ismcts-{s}-c{uct_c:g}-d{n}", "openspiel_block",
+                         [args.insane, f"ismcts:sims={s},uct_c={uct_c:g}"], n, args.seed, out,
+                         args.jobs, extra={"uct_c": uct_c, "sims": s})
+            add(row)
         if s == equal_at:
-            budget = row["b_ms"] / 1000
+            budget = (row["b_ms"] if args.equal_ms is None else args.equal_ms) / 1000
             # the budget counts the deciding thread's CPU time, as the
             # tournament's ms per decision count the process's: the wall
             # clock would charge insane for other work on the machine
