@@ -53,11 +53,13 @@ def _warm_side(rules) -> None:
 
 
 def _warm_simulation(rules) -> None:
-    """``dominoai simulate``'s batch kernel and the engine's reference loop."""
+    """``dominoai simulate``'s batch kernels (the lanes, the pair loop and
+    ``simulate_fast``) and the engine's reference loop."""
     import numpy as np
 
-    from dominoai.engine import fast, kernels
-    fast.simulate_fast(rules.vector(), 0, 0, np.zeros(16, np.int64))
+    from dominoai import _compile
+    from dominoai.engine import kernels
+    _compile._simulate_zero(rules)
     kernels.simulate(rules.vector(), 0, 1, np.zeros(16, np.int64))
 
 
@@ -77,7 +79,9 @@ def _warm_learning(rules) -> None:
 #: order: the first two run side by side (the belief and playout kernels
 #: while the other worker compiles the engine and hard), the third goes to
 #: whichever worker is free first. Seconds on an empty cache, quiet 2-core
-#: machine: search 118; side 14 and simulation 82; learning 46.
+#: machine: search 118; side 14 and simulation 82 (before it took the
+#: lanes); learning 46. On a slower 2-core machine, the lanes included:
+#: search 251; side 32 and simulation 187; learning 102.
 WARM_GROUPS = [
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
       "test_compile.py", "test_draw_history.py", "test_experiments.py", "test_fusion.py", "test_learn_value.py",
