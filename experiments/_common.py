@@ -14,17 +14,18 @@ import pandas as pd
 
 
 def run_or_load(path: Path, variant: str, bots: list, deals: int, seed: int, jobs: int,
-                progress: bool = False):
+                progress: bool = False, batch_units: int | None = None):
     """The tournament whose results file is ``path``: read back when it is
     finished, continued when its parts are on disk (``<path>.parts/``),
-    else played (:func:`dominoai.run_tournament`, duplicate deals)."""
+    else played (:func:`dominoai.run_tournament`, duplicate deals;
+    ``batch_units`` deals per part, default the tournament's)."""
     from dominoai.tournament import load_results, run_tournament
     path = Path(path)
     if path.exists():
         return load_results(path)
     parts = Path(str(path) + ".parts")
     return run_tournament(variant, bots=bots, hands=deals, seed=seed, out=path, jobs=jobs,
-                          resume=parts.exists(), progress=progress)
+                          resume=parts.exists(), progress=progress, batch_units=batch_units)
 
 
 def median_ms(hands: pd.DataFrame, bot: str | None = None):

@@ -44,6 +44,7 @@ Usage::
     python experiments/peers.py --sweep-uct 2,5,10,20,40 --jobs 1  # the constant
     python experiments/peers.py --deals 600 --jobs 1             # the comparison (days)
     python experiments/peers.py --deals 600 --equal-ms 2345      # equal time alone, at a known median
+    python experiments/peers.py --deals 600 --batch-units 8 ...  # smaller parts: less lost if stopped
 """
 
 from __future__ import annotations
@@ -58,11 +59,11 @@ from _common import interval, median_ms, pairing_from, per_deal_margin, run_or_l
 
 
 def run(name: str, variant: str, bots: list[str], deals: int, seed: int, out: Path, jobs: int,
-        extra: dict | None = None):
+        extra: dict | None = None, batch_units: int | None = None):
     """One tournament, resumable (read back if finished, resumed if parts
     exist), reported from the first bot's side; returns ``(row, per-deal
     margins)``."""
-    res = run_or_load(out / f"{name}.parquet", variant, bots, deals, seed, jobs)
+    res = run_or_load(out / f"{name}.parquet", variant, bots, deals, seed, jobs, batch_units=batch_units)
     a, b = bots
     pr = pairing_from(res, a)
     ms = median_ms(res.hands)
@@ -104,7 +105,7 @@ def sweep(args, out: Path, sims: int, consts: list[float], report) -> pd.DataFra
     for c in consts:
         row, m = run(f"ismcts-{sims}-c{c:g}-d{args.deals}", "openspiel_block",
                      [args.insane, f"ismcts:sims={sims},uct_c={c:g}"], args.deals, args.seed, out,
-                     args.jobs, extra={"uct_c": c, "sims": sims})
+                     args.jobs, extra={"uct_c": c, "sims": sims}, batch_units=args.batch_units)
         rows.append(row)
         margins[c] = m
         report(row)
@@ -148,6 +149,9 @@ def main(argv=None) -> int:
                     help="insane's budget at equal time in CPU ms per decision; given, only the "
                          "equal-time and pydominoes lines are played (default: the median of the "
                          "--equal-at line, played first)")
+    ap.add_argument("--batch-units", type=int, default=None,
+                    help="deals per part written (default: the tournament's, 32 for 600 deals); "
+                         "smaller parts lose less when a run is stopped; without it a resumed run keeps its own")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
@@ -174,6 +178,8 @@ def main(argv=None) -> int:
         ap.error(f"--equal-at {equal_at} is not one of --sims {args.sims}")
     if args.equal_ms is not None and not (0 < args.equal_ms < float("inf")):
         ap.error(f"--equal-ms: a positive number of milliseconds, got {args.equal_ms:g}")
+    if args.batch_units is not None and args.batch_units < 1:
+        ap.error(f"--batch-units: at least 1, got {args.batch_units}")
     if args.equal_ms is not None and sweeping:
         ap.error("--equal-ms: not with --sweep-uct")
     consts = parse_list(ap, "--sweep-uct", args.sweep_uct, float) if sweeping else []
@@ -212,7 +218,7 @@ def main(argv=None) -> int:
         if args.equal_ms is None:
             row, _ = run(f"ismcts-{s}-c{uct_c:g}-d{n}", "openspiel_block",
                          [args.insane, f"ismcts:sims={s},uct_c={uct_c:g}"], n, args.seed, out,
-                         args.jobs, extra={"uct_c": uct_c, "sims": s})
+                         args.jobs, extra={"uct_c": uct_c, "sims": s}, batch_units=args.batch_units)
             add(row)
         if s == equal_at:
             budget = (row["b_ms"] if args.equal_ms is None else args.equal_ms) / 1000
@@ -222,11 +228,11 @@ def main(argv=None) -> int:
             eq = f"{args.insane}:worlds=1000000,time_budget={budget:.4f},budget_clock=cpu"
             add(run(f"ismcts-{s}-c{uct_c:g}-d{n}-equal-cpu-time", "openspiel_block",
                     [eq, f"ismcts:sims={s},uct_c={uct_c:g}"], n, args.seed, out, args.jobs,
-                    extra={"uct_c": uct_c, "sims": s})[0])
+                    extra={"uct_c": uct_c, "sims": s}, batch_units=args.batch_units)[0])
             n_pab = args.pab_deals or args.deals
             add(run(f"pydominoes-pab-{args.sample_size}-d{n_pab}", "pydominoes",
                     [args.insane, f"pydominoes-pab:sample_size={args.sample_size}"],
-                    n_pab, args.seed, out, args.jobs)[0])
+                    n_pab, args.seed, out, args.jobs, batch_units=args.batch_units)[0])
     table = pd.DataFrame(rows)
     table.to_csv(out / "summary.csv", index=False)
     with pd.option_context(*[x for kv in fmt.items() for x in kv]):

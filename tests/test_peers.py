@@ -47,6 +47,7 @@ BAD = [
     (["--sweep-uct", "5,5"], "listed twice"),
     (["--uct-c", "-1"], "--uct-c: non-negative"),
     (["--sims", "100,1000", "--equal-at", "7"], "--equal-at 7 is not one of --sims"),
+    (["--batch-units", "0"], "--batch-units: at least 1"),
     (["--equal-ms", "0"], "--equal-ms: a positive number of milliseconds"),
     (["--equal-ms", "5", "--sweep-uct", "2,5"], "--equal-ms: not with --sweep-uct"),
 ]
