@@ -14,7 +14,8 @@ line to standard error::
 
 and shows a progress bar over the steps, naming the kernel being compiled.
 A step that completes leaves a marker file ``warm-<step>.json`` (holding its
-seconds) in the version's folder of the user cache
+CPU seconds, ``cpu_seconds``: a run paused or starved on a busy machine does
+not inflate the next estimate) in the version's folder of the user cache
 (:func:`dominoai._numba_cache.cache_dir`), so later runs are silent.
 
 The estimate of a step is the seconds it took for the previous version of
@@ -66,27 +67,28 @@ def is_warm(step: str) -> bool:
 
 
 def mark_warm(step: str, seconds: float, compiled: bool = True) -> None:
-    """Record that ``step`` completed (in ``seconds``; ``compiled``: whether
-    numba compiled anything in it, rather than loading every kernel from
-    its cache); silently skipped when the cache directory is not writable."""
+    """Record that ``step`` completed (in ``seconds`` of this process's CPU
+    time; ``compiled``: whether numba compiled anything in it, rather than
+    loading every kernel from its cache); silently skipped when the cache
+    directory is not writable."""
     path = _marker(step)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"step": step, "seconds": round(seconds, 2), "compiled": compiled}))
+        path.write_text(json.dumps({"step": step, "cpu_seconds": round(seconds, 2), "compiled": compiled}))
 
 
 def _estimate(step: str) -> float:
-    """The seconds ``step`` took when it last compiled here (the most recent
-    other version of the code whose step compiled, not one that only loaded
-    its kernels from numba's cache), else :data:`TYPICAL_SECONDS`."""
+    """The CPU seconds ``step`` took when it last compiled here (the most
+    recent other version of the code whose step compiled, not one that only
+    loaded its kernels from numba's cache), else :data:`TYPICAL_SECONDS`."""
     from ._numba_cache import cache_base
     found = []
     with contextlib.suppress(OSError):
         for f in cache_base().glob(f"numba-*/warm-{step}.json"):
             with contextlib.suppress(OSError, ValueError, KeyError, TypeError, AttributeError):
                 d = json.loads(f.read_text())
-                if d.get("compiled") is True:
-                    found.append((f.stat().st_mtime, float(d["seconds"])))
+                if d.get("compiled") is True:   # a marker of wall seconds only is not read
+                    found.append((f.stat().st_mtime, float(d["cpu_seconds"])))
     if found:
         return max(found)[1]
     return TYPICAL_SECONDS.get(step, _DEFAULT_SECONDS)
@@ -158,14 +160,14 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
             for name, call in steps:
                 if bar is not None and name in cold:
                     bar.set_description(f"compiling {name}")
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 before = kernels.count if kernels is not None else 0
                 try:
                     call()
                 except Exception:
                     continue
                 if name in cold:
-                    mark_warm(name, time.perf_counter() - t0, compiled=kernels.count > before)
+                    mark_warm(name, time.process_time() - t0, compiled=kernels.count > before)
                     if bar is not None:
                         bar.update(1)
         if helper is not None:

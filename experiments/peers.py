@@ -127,7 +127,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv=None) -> int:
-    ap = _Parser(description=__doc__.split("\n\n")[0])
+    ap = _Parser(description=__doc__.split("\n\n")[0].replace("``", ""))
     ap.add_argument("--deals", type=int, default=None,
                     help="the fixed sample: duplicate deals per comparison (600; 200 with --sweep-uct)")
     ap.add_argument("--sims", default="100,1000,10000",
@@ -140,7 +140,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pab-deals", type=int, default=None, help="deals for comparison 2 (default --deals)")
     ap.add_argument("--insane", default="insane", help="the insane spec")
     ap.add_argument("--small", action="store_true", help="a few deals, sims 100 and 1000: a smoke run")
-    ap.add_argument("--out", default="results/peers", help="output folder")
+    ap.add_argument("--out", default="results/peers", help="output folder (default results/peers)")
     ap.add_argument("--deals-at", default="",
                     help="deals for some simulation counts, e.g. 10000=40 (default --deals)")
     ap.add_argument("--equal-at", type=int, default=None,
@@ -152,8 +152,9 @@ def main(argv=None) -> int:
     ap.add_argument("--batch-units", type=int, default=None,
                     help="deals per part written (default: the tournament's, 32 for 600 deals); "
                          "smaller parts lose less when a run is stopped; without it a resumed run keeps its own")
-    ap.add_argument("--seed", type=int, default=12)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=12, help="seed of the deals (default 12)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (default 1; -1: one per core)")
     args = ap.parse_args(argv)
     sweeping = bool(args.sweep_uct)
     if args.small:
@@ -171,6 +172,8 @@ def main(argv=None) -> int:
         deals_at = {int(k): int(v) for k, v in (kv.split("=") for kv in args.deals_at.split(",") if kv)}
     except ValueError:
         ap.error(f"--deals-at: items SIMS=DEALS, got {args.deals_at!r}")
+    if any(v < 1 for v in deals_at.values()):
+        ap.error(f"--deals-at: at least 1 deal for each count, got {args.deals_at!r}")
     if args.uct_c is not None and args.uct_c < 0:
         ap.error(f"--uct-c: non-negative, got {args.uct_c:g}")
     equal_at = args.equal_at or max(sims)
@@ -178,6 +181,12 @@ def main(argv=None) -> int:
         ap.error(f"--equal-at {equal_at} is not one of --sims {args.sims}")
     if args.equal_ms is not None and not (0 < args.equal_ms < float("inf")):
         ap.error(f"--equal-ms: a positive number of milliseconds, got {args.equal_ms:g}")
+    if args.jobs == 0 or args.jobs < -1:
+        ap.error(f"--jobs: a positive number of processes or -1, got {args.jobs}")
+    if args.sample_size < 1:
+        ap.error(f"--sample-size: at least 1, got {args.sample_size}")
+    if args.pab_deals is not None and args.pab_deals < 1:
+        ap.error(f"--pab-deals: at least 1, got {args.pab_deals}")
     if args.batch_units is not None and args.batch_units < 1:
         ap.error(f"--batch-units: at least 1, got {args.batch_units}")
     if args.equal_ms is not None and sweeping:

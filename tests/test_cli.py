@@ -357,14 +357,33 @@ def test_estimate_from_the_previous_version(tmp_path, monkeypatch):
     assert _compile._estimate("engine") == _compile.TYPICAL_SECONDS["engine"]
     old = tmp_path / "dominoai" / "numba-0123456789abcdef"
     old.mkdir(parents=True)
-    (old / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 7.25, "compiled": True}))
+    (old / "warm-engine.json").write_text(json.dumps({"step": "engine", "cpu_seconds": 7.25, "compiled": True}))
     assert _compile._estimate("engine") == 7.25
     # a newer version that only loaded the kernels from numba's cache says nothing of compiling
     newer = tmp_path / "dominoai" / "numba-fedcba9876543210"
     newer.mkdir(parents=True)
-    (newer / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 0.3, "compiled": False}))
+    (newer / "warm-engine.json").write_text(json.dumps({"step": "engine", "cpu_seconds": 0.3, "compiled": False}))
     os.utime(newer / "warm-engine.json", (time.time() + 10, time.time() + 10))
     assert _compile._estimate("engine") == 7.25
+    # a marker holding wall seconds only (a run paused for an hour wrote 5383) is not read
+    wall = tmp_path / "dominoai" / "numba-00000000000000aa"
+    wall.mkdir(parents=True)
+    (wall / "warm-engine.json").write_text(json.dumps({"step": "engine", "seconds": 5383.54, "compiled": True}))
+    os.utime(wall / "warm-engine.json", (time.time() + 20, time.time() + 20))
+    assert _compile._estimate("engine") == 7.25
+
+
+def test_a_step_records_its_cpu_seconds_not_the_wall_clock(tmp_path, monkeypatch):
+    """A step that waits (a paused or starved run) records the CPU it used,
+    so the next version's estimate is not inflated by the wait."""
+    import io
+
+    from dominoai import _compile
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    _compile.compile_once([("test-wait", lambda: time.sleep(0.5))], progress=False, stream=io.StringIO())
+    d = json.loads(_compile._marker("test-wait").read_text())
+    assert set(d) == {"step", "cpu_seconds", "compiled"} and d["cpu_seconds"] < 0.25
 
 
 def test_a_marker_says_whether_its_step_compiled(tmp_path, monkeypatch):

@@ -48,6 +48,11 @@ BAD = [
     (["--uct-c", "-1"], "--uct-c: non-negative"),
     (["--sims", "100,1000", "--equal-at", "7"], "--equal-at 7 is not one of --sims"),
     (["--batch-units", "0"], "--batch-units: at least 1"),
+    (["--jobs", "0"], "--jobs: a positive number of processes or -1"),
+    (["--jobs", "-5"], "--jobs: a positive number of processes or -1"),
+    (["--pab-deals", "0"], "--pab-deals: at least 1"),
+    (["--sample-size", "0"], "--sample-size: at least 1"),
+    (["--deals-at", "10000=0"], "--deals-at: at least 1 deal"),
     (["--equal-ms", "0"], "--equal-ms: a positive number of milliseconds"),
     (["--equal-ms", "5", "--sweep-uct", "2,5"], "--equal-ms: not with --sweep-uct"),
 ]
