@@ -79,8 +79,8 @@ def _warm_learning(rules) -> None:
 #: order: the first two run side by side (the belief and playout kernels
 #: while the other worker compiles the engine and hard), the third goes to
 #: whichever worker is free first. Seconds on an empty cache, quiet 2-core
-#: machine: search 118; side 14 and simulation 82 (before it took the
-#: lanes); learning 46. On a slower 2-core machine, the lanes included:
+#: machine: search 118; side 14 and simulation 82 (without the lanes);
+#: learning 46. On a slower 2-core machine, the lanes included:
 #: search 251; side 32 and simulation 187; learning 102.
 WARM_GROUPS = [
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
