@@ -96,9 +96,10 @@ def _version() -> str:
     return __version__
 
 
-def _int_at_least(lo: int):
-    """An argparse type: an integer of at least ``lo`` (argparse names the
-    option: ``argument --hands: must be at least 1 (got -3)``)."""
+def _int_at_least(lo: int, hi: int | None = None):
+    """An argparse type: an integer of at least ``lo`` (and at most ``hi``
+    when given; argparse names the option: ``argument --hands: must be at
+    least 1 (got -3)``)."""
     def conv(text: str) -> int:
         try:
             v = int(text)
@@ -106,6 +107,8 @@ def _int_at_least(lo: int):
             raise argparse.ArgumentTypeError(f"must be an integer (got {text!r})") from None
         if v < lo:
             raise argparse.ArgumentTypeError(f"must be at least {lo} (got {v})")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"must be at most {hi} (got {v})")
         return v
     return conv
 
@@ -229,7 +232,7 @@ def _add_serve(sub) -> None:
                "tables; a table is joined by its code.")
     g.add_argument("--host", default="127.0.0.1", metavar="HOST",
                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every interface)")
-    g.add_argument("--port", type=_int_at_least(0), default=8000, metavar="N",
+    g.add_argument("--port", type=_int_at_least(0, 65535), default=8000, metavar="N",
                    help="port to listen on (default 8000; 0: a free port, printed)")
     g.add_argument("--db", metavar="PATH",
                    help="the SQLite database of tables, records and stats (default: serve.sqlite3 in the "
@@ -744,9 +747,10 @@ def _cmd_render(args) -> int:
     from .records import RecordError
     from .render.commands import render_command
     try:
-        render_command(args.file, args.hand, args.move, args.out, args.seat)
+        path = render_command(args.file, args.hand, args.move, args.out, args.seat)
     except (RecordError, InputError) as e:
         raise _usage(e) from None
+    print(f"picture: {path}")
     return 0
 
 
@@ -754,9 +758,11 @@ def _cmd_view(args) -> int:
     from .records import RecordError
     from .render.commands import view_command
     try:
-        view_command(args.path, args.out, args.seat)
+        paths = view_command(args.path, args.out, args.seat)
     except (RecordError, InputError) as e:
         raise _usage(e) from None
+    more = len(paths) - 1
+    print(f"page: {paths[-1]}" + (f" (the index of {more} record page{'s' if more != 1 else ''})" if more else ""))
     return 0
 
 
@@ -848,8 +854,6 @@ def _cmd_serve(args) -> int:
     missing = [m for m in ("starlette", "uvicorn", "websockets") if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(f"serve needs {', '.join(missing)}: pip install 'dominoai[serve]'")
-    if args.port > 65535:
-        raise UsageError(f"--port must be at most 65535 (got {args.port})")
     if db.exists() and not db.is_file():
         raise UsageError(f"--db: {db} is not a file")
     try:
@@ -924,6 +928,10 @@ def _cmd_tournament(args) -> int:
             raise _usage(e) from None
     rules = _tournament_rules(args, overrides)
     _note_idle(args, bots, rules)
+    if args.resume and args.out and not _kept_output(["--out", args.out]):
+        # a mistyped --out would otherwise start over without a word
+        print(f"{PROG}: note: nothing to resume at --out {args.out} (no such file, and no "
+              f"{os.path.basename(args.out)}.parts/ beside it): playing the whole tournament", file=sys.stderr)
     # run_tournament compiles the kernels (with the first-run message) once
     # every input has passed, before the workers start
     try:
@@ -1105,8 +1113,9 @@ def _fail(message: str) -> int:
 
 def _kept_output(words: list[str], name: str | None = None) -> bool:
     """Whether the interrupted command's ``--out`` holds something to
-    resume from (a run stopped before it wrote anything leaves nothing);
-    with ``name``, whether that file is in the ``--out`` folder."""
+    resume from (a run stopped before it wrote anything leaves nothing):
+    ``train``'s folder, or a tournament's ``<out>.parts/``; with ``name``,
+    whether that file is in the ``--out`` folder."""
     out = None
     for i, w in enumerate(words):
         if w == "--out" and i + 1 < len(words):
@@ -1117,10 +1126,12 @@ def _kept_output(words: list[str], name: str | None = None) -> bool:
         return False
     from pathlib import Path
 
+    from .tournament.storage import parts_dir
+
     path = Path(out)
     if name is not None:
         return (path / name).is_file()
-    return path.is_file() or (path.is_dir() and any(path.iterdir()))
+    return path.is_file() or (path.is_dir() and any(path.iterdir())) or parts_dir(path).is_dir()
 
 
 def main(argv=None) -> int:

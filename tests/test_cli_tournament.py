@@ -186,3 +186,53 @@ def test_resume_of_another_tournament_is_refused_before_compiling(tmp_path, monk
     assert calls == [] and (tmp_path / "a.csv").read_bytes() == before
     assert main(base + ["--out", "a.csv", "--resume"]) == 0     # this one: read back
     assert calls == [] and (tmp_path / "a.csv").read_bytes() == before
+
+
+def test_an_interrupted_tournament_says_how_to_resume(tmp_path, monkeypatch, capsys):
+    """Ctrl-C after the first part: the parts stay under ``OUT.parts/``, the
+    message suggests --resume, and the resumed run gives the same table as
+    one uninterrupted run. Ctrl-C before any part suggests nothing."""
+    import dominoai.tournament.run as run
+
+    monkeypatch.chdir(tmp_path)
+    base = ["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "6", "--jobs", "1",
+            "--seed", "3", "--no-progress"]
+    real = run.write_part
+
+    def stop_after_one(*a, **k):
+        real(*a, **k)
+        raise KeyboardInterrupt
+
+    def stop_at_once(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "_warm_up", stop_at_once)
+    assert main(base + ["--out", "early.csv"]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "dominoai: interrupted"   # after any compile message
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    schedule = run.make_schedule
+    monkeypatch.setattr(run, "make_schedule", lambda *a: schedule(*a[:-1], 2))   # 2 units a part: 6 parts
+    monkeypatch.setattr(run, "write_part", stop_after_one)
+    assert main(base + ["--out", "a.csv"]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == ("dominoai: interrupted (run the same command with "
+                                                        "--resume to continue)")
+    assert len(list((tmp_path / "a.csv.parts").glob("hands-*"))) == 1 and not (tmp_path / "a.csv").exists()
+    monkeypatch.setattr(run, "write_part", real)
+    assert main(base + ["--out", "a.csv", "--resume"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(base + ["--out", "whole.csv"]) == 0
+    cols = ["deal", "rotation", "seat", "bot", "points"]
+    assert pd.read_csv("a.csv")[cols].equals(pd.read_csv("whole.csv")[cols])
+
+
+def test_resume_with_nothing_to_resume_says_so(tmp_path, monkeypatch, capsys):
+    """--resume where --out names no run (a typo, say): a one-line note,
+    then the whole tournament."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "2", "--no-progress",
+                 "--out", "nope.csv", "--resume"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == ("dominoai: note: nothing to resume at --out nope.csv (no "
+                                                       "such file, and no nope.csv.parts/ beside it): playing the "
+                                                       "whole tournament")
+    assert len(pd.read_csv(tmp_path / "nope.csv")) == 2 * 2 * 2

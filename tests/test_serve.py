@@ -496,6 +496,10 @@ def test_serve_command_refuses_bad_input_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("dominoai: error:") for line in err), err
     assert "65535" in err[0] and "cannot listen on 256.0.0.1" in err[1] and "no server database" in err[2]
+    # a port below the range is worded as one above it
+    assert main(["serve", "--port", "-1", "--db", str(tmp_path / "a.db")]) == 2
+    assert capsys.readouterr().err == "dominoai: error: argument --port: must be at least 0 (got -1)\n"
+    assert err[0] == "dominoai: error: argument --port: must be at most 65535 (got 70000)"
     assert not (tmp_path / "out").exists() and not (tmp_path / "b.db").exists()
     # a --db that is not the server's: a text file, another program's database
     text = tmp_path / "notes.sqlite3"

@@ -168,6 +168,8 @@ def _bytes(p: Path):
 
 BAD = [
     (["--bot", "nosuch"], "unknown bot"),
+    (["--bot", "insane:worlds=50"], "--bot takes a bot's name ('insane'); freeze its parameters with --fix "
+                                    "('worlds=50') or search them with --space"),
     (["--space", "speed=1..2"], "no parameter 'speed'"),
     (["--fix", "speed=3"], "no parameter 'speed'"),
     (["--space", "wolds=50..100"], "no parameter 'wolds' (did you mean 'worlds'?)"),

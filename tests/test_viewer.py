@@ -203,13 +203,14 @@ def test_bad_records_write_nothing(tmp_path, capsys):
     assert _listing(out) == []  # nothing written, no temporary file left
 
 
-def test_view_folder_writes_an_index(tmp_path):
+def test_view_folder_writes_an_index(tmp_path, capsys):
     recs = tmp_path / "records"
     recs.mkdir()
     _write(recs, "a.json", BLOCK_REC)
     _write(recs, "b.json", analysed_record())
     out = tmp_path / "site" / "index.html"
     assert main(["view", str(recs), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"page: {out} (the index of 2 record pages)\n"
     assert _listing(out.parent) == ["a.html", "b.html", "index.html"]
     idx = out.read_text()
     assert 'href="a.html"' in idx and 'href="b.html"' in idx and "insane, hard" in idx
@@ -290,3 +291,11 @@ def test_frames_agree_with_the_replay(preset):
         assert [len(re.findall("class=.tile line", x["svg"])) for x in mine] == on_line
         # all the hand's events are shown, once each, in order
         assert [e for x in mine for e in x["events"]] == [str(e) for e in hand.events]
+
+
+def test_render_and_view_say_what_they_wrote(tmp_path, capsys):
+    good = _write(tmp_path, "good.json", BLOCK_REC)
+    assert main(["render", good, "--hand", "1", "--move", "2", "--out", str(tmp_path / "p.svg")]) == 0
+    assert main(["view", good, "--out", str(tmp_path / "r.html")]) == 0
+    assert capsys.readouterr().out == f"picture: {tmp_path / 'p.svg'}\npage: {tmp_path / 'r.html'}\n"
+    assert (tmp_path / "p.svg").read_text().startswith("<svg") and (tmp_path / "r.html").stat().st_size > 1000

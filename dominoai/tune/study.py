@@ -380,6 +380,10 @@ class StudySpec:
         if self.max_ms is not None:
             check_number("max_ms", self.max_ms, positive=True, what="a positive number of milliseconds")
         put("rules", get_rules(self.variant, **({"players": self.players} if self.players is not None else {})))
+        if isinstance(self.bot, str) and ":" in self.bot:
+            name, _, given = self.bot.partition(":")
+            raise InputError("bot", self.bot, f"$bot takes a bot's name ({name!r}); freeze its parameters "
+                             f"with $fix ({given!r}) or search them with $space", "fix", "space")
         bot_params(self.bot)  # unknown bot
         dims, fixed = make_space(self.bot, self.space, self.fix)
         put("dims", dims)
