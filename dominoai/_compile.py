@@ -24,7 +24,7 @@ measured on a quiet 2-core machine).
 
 Where two cores are free, a tournament's warm-up also starts one second
 process that compiles *side steps* (:data:`SIDE_STEPS`: the insane bot's
-belief kernels and the fused playout loops) into the same cache while this
+belief kernels and the search's rollout) into the same cache while this
 process compiles the engine and the simpler bots; the search bots' step then
 finds those kernels cached. The two sets share only small callees, and
 numba writes each function's cache files whole (replaced atomically), so a
@@ -286,8 +286,9 @@ def _compile_worlds(rules) -> None:
 
 
 def _compile_fused(rules) -> None:
-    """The fused playout loops of :func:`dominoai.engine.fast.playout_fast`
-    for the argument types of the search's rollouts (compiled, not run)."""
+    """The search's rollout, :func:`dominoai.engine.fast.playout_on` (the
+    fused playout loops inlined), for the argument types of the search's
+    rollouts (compiled, not run)."""
     from numba import types
 
     from .engine import fast as F
@@ -295,10 +296,7 @@ def _compile_fused(rules) -> None:
     i1 = types.Array(types.int64, 1, "C")
     i2 = types.Array(types.int64, 2, "C")
     u1 = types.Array(types.uint64, 1, "C")
-    i = types.int64
-    F._playout_block2.compile((i1, u1))
-    F._playout_line.compile((i1, i1, u1, i2, i))
-    F._playout_general.compile((i1, i1, u1, i2, i, types.boolean, i, i, i, i))
+    F.playout_on.compile((i1, i1, u1, i2, types.int64))
 
 
 #: Warm-up work a second process may do while the steps run (see

@@ -18,10 +18,10 @@ def test_side_steps_for_the_search_bots(tmp_path, monkeypatch):
 
 
 def test_fused_side_step_compiles_the_rollouts_signatures():
-    """The side step compiles the fused loops for the argument types the
-    search's rollouts pass to ``playout_fast`` (its scratch arrays, the
-    observation's rules vector), so the main process loads them instead of
-    compiling them again."""
+    """The side step compiles the search's rollout, ``playout_on`` (the
+    fused loops inlined), for the argument types the search passes (its
+    scratch arrays, the observation's rules vector, the path), so the main
+    process loads it instead of compiling it again."""
     from dominoai.engine import fast as F
 
     rules = get_rules("draw")
@@ -29,7 +29,4 @@ def test_fused_side_step_compiles_the_rollouts_signatures():
     obs = Match(rules, seed=0).new_hand(leader=0).observe(0)
     ws = new_scratch(4, 100)
     st, rv, rs, ev = typeof(ws.tmp), typeof(obs.rules_vector), typeof(ws.rs2), typeof(ws.ev)
-    assert (st, rs) in F._playout_block2.signatures
-    assert (st, rv, rs, ev, types.int64) in F._playout_line.signatures
-    i = types.int64
-    assert (st, rv, rs, ev, i, types.boolean, i, i, i, i) in F._playout_general.signatures
+    assert (st, rv, rs, ev, types.int64) in F.playout_on.signatures
