@@ -928,7 +928,7 @@ def _cmd_tournament(args) -> int:
             raise _usage(e) from None
     rules = _tournament_rules(args, overrides)
     _note_idle(args, bots, rules)
-    if args.resume and args.out and not _kept_output(["--out", args.out]):
+    if args.resume and args.out and not _holds_run(args.out):
         # a mistyped --out would otherwise start over without a word
         print(f"{PROG}: note: nothing to resume at --out {args.out} (no such file, and no "
               f"{os.path.basename(args.out)}.parts/ beside it): playing the whole tournament", file=sys.stderr)
@@ -1126,11 +1126,19 @@ def _kept_output(words: list[str], name: str | None = None) -> bool:
         return False
     from pathlib import Path
 
+    if name is not None:
+        return (Path(out) / name).is_file()
+    return _holds_run(out)
+
+
+def _holds_run(out: str) -> bool:
+    """Whether ``out`` holds a run to resume: a file, a folder with
+    something in it (``train``), or a tournament's ``<out>.parts/``."""
+    from pathlib import Path
+
     from .tournament.storage import parts_dir
 
     path = Path(out)
-    if name is not None:
-        return (path / name).is_file()
     return path.is_file() or (path.is_dir() and any(path.iterdir())) or parts_dir(path).is_dir()
 
 
