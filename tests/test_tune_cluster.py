@@ -86,6 +86,30 @@ def test_a_study_of_another_bot_or_preset_is_refused(tmp_path, capsys, kind):
     assert path.read_bytes() == before
 
 
+def test_an_sqlite_file_whose_tables_are_being_made_holds_no_study_yet(tmp_path):
+    """A second worker can read the file while the first is making Optuna's
+    tables: an empty database, or one with only some of Optuna's tables, holds
+    no study yet; a database with tables of its own is not a study."""
+    import sqlite3
+
+    from dominoai.tune.storage import parse_storage, stored_identity
+    ref = lambda p: parse_storage(f"sqlite:///{p}", "s")  # noqa: E731
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    partial = tmp_path / "partial.db"
+    other = tmp_path / "other.db"
+    for path, tables in ((partial, ("version_info", "studies")), (other, ("studies", "notes"))):
+        con = sqlite3.connect(path)
+        for t in tables:
+            con.execute(f"CREATE TABLE {t} (x INTEGER)")
+        con.commit()
+        con.close()
+    assert stored_identity(ref(empty)) is None
+    assert stored_identity(ref(partial)) is None
+    with pytest.raises(ValueError, match="not a dominoai tune study"):
+        stored_identity(ref(other))
+
+
 def test_an_enqueued_spec_outside_the_space_is_refused(tmp_path, capsys):
     for bad, needle in (("insane:worlds=80", "outside its range 2..40"), ("insane:rollouts=2", "fixed at 1"),
                         ("hard", "a spec of 'insane' is needed")):

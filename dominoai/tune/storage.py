@@ -130,12 +130,29 @@ def _attrs_sql(rows) -> dict:
     return {k: json.loads(v) for k, v in rows} if rows else {}
 
 
+def _optuna_table(name: str) -> bool:
+    """True for the name of a table an Optuna storage makes."""
+    return name in ("studies", "trials", "version_info", "alembic_version") or name.startswith(("study_", "trial_"))
+
+
 def _sqlite_attrs(path: Path, name: str) -> dict | None:
     if not path.exists():
         return None
     try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        head = b"?"
+    if head not in (b"", b"SQLite format 3\x00"):
+        raise ValueError(f"{path}: not a dominoai tune study")
+    try:
         con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
         try:
+            tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            if not {"studies", "study_user_attributes"} <= set(tables):
+                if all(_optuna_table(t) for t in tables):
+                    return None      # empty, or another worker is making the tables this instant
+                raise sqlite3.DatabaseError("not an Optuna storage")
             rows = con.execute(
                 "SELECT a.key, a.value_json FROM studies s JOIN study_user_attributes a "
                 "ON a.study_id = s.study_id WHERE s.study_name = ?", (name,)).fetchall()
