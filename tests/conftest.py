@@ -52,6 +52,22 @@ def _warm_side(rules) -> None:
         step(rules)
 
 
+def _warm_likelihood(rules) -> None:
+    """insane's play model as a kernel of its own (``play_likelihood``,
+    called by the tests of test_insane.py on both workers)."""
+    import numpy as np
+
+    from dominoai import Match
+    from dominoai.bots.pimc import HARD_WEIGHTS, SearchSettings, new_scratch, play_likelihood
+    m = Match("block", seed=1)
+    h = m.new_hand(leader=0)
+    for _ in range(4):
+        h.play(h.legal_moves()[0])
+    evs = np.ascontiguousarray(h.observe(0).event_array, np.int64).reshape(-1, 4).copy()
+    play_likelihood(m.state_copy(), evs, len(evs), m.rules.vector(), -1,
+                    SearchSettings.make(policy_weight=2.0, hard_weights=HARD_WEIGHTS), new_scratch(1, 1))
+
+
 def _warm_simulation(rules) -> None:
     """``dominoai simulate``'s batch kernels (the lanes, the pair loop and
     ``simulate_fast``) and the engine's reference loop."""
@@ -79,7 +95,7 @@ def _warm_learning(rules) -> None:
 #: order: the first two run side by side (the belief and playout kernels
 #: while the other worker compiles the engine and hard), the third goes to
 #: whichever worker is free first. Seconds on an empty cache, quiet 2-core
-#: machine: search 118; side 14 and simulation 82 (without the lanes);
+#: machine: search 118; side 14, likelihood 9 and simulation 82 (without the lanes);
 #: learning 46. On a slower 2-core machine, the lanes included:
 #: search 251; side 32 and simulation 187; learning 102.
 WARM_GROUPS = [
@@ -88,7 +104,7 @@ WARM_GROUPS = [
       "test_learn_features.py", "test_neural.py", "test_pimc_playfeat.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
       "test_tune_report.py", "test_viewer.py", "test_worlds.py"}, [_warm_search]),
     ({"test_golden.py", "test_bots.py", "test_insane.py", "test_worlds.py", "test_fast.py", "test_fast_rules.py",
-      "test_cli.py", "test_simulate_pair.py"}, [_warm_side, _warm_simulation]),
+      "test_cli.py", "test_simulate_pair.py"}, [_warm_side, _warm_likelihood, _warm_simulation]),
     ({"test_learn_env.py", "test_learn_fused.py", "test_learn_model.py", "test_learn_notebook.py",
       "test_learn_ppo.py", "test_interop_pettingzoo.py"},
      [_warm_learning]),

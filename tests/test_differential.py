@@ -35,10 +35,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 BASE_SEED = 20240611
-HANDS = 10_000           # random hands per preset (default suite): each situation of
-                         # REQUIRED is reached 27 times or more in these hands
-VARIANT_HANDS = 4_000    # per player-count / lead variant
-SLOW_FACTOR = 20         # -m slow: 200,000 hands per preset, 80,000 per variant
+HANDS = 5_000            # random hands per preset (default suite): each situation of
+                         # REQUIRED is reached 13 times or more in these hands
+VARIANT_HANDS = 2_000    # per player-count / lead variant: each of VARIANT_REQUIRED 41 times or more
+SLOW_FACTOR = 40         # -m slow: 200,000 hands per preset, 80,000 per variant
 MATCH_SHARE = 8          # one run in MATCH_SHARE plays a whole match
 MAX_MATCH_HANDS = 500    # a match longer than this is a failure
 
