@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
+from scipy import special as _sc   # the quantiles only: scipy.stats takes a second to import
 
 __all__ = ["wilson", "paired_ci", "outcomes", "pairing_stats", "win_matrix", "bradley_terry",
            "ratings", "format_summary"]
@@ -39,7 +39,7 @@ def wilson(k, n, confidence: float = 0.95):
     gives ``(nan, nan)``."""
     k = np.asarray(k, float)
     n = np.asarray(n, float)
-    z = _st.norm.ppf(0.5 + confidence / 2)
+    z = _sc.ndtri(0.5 + confidence / 2)                 # the normal quantile
     with np.errstate(invalid="ignore", divide="ignore"):
         p = k / n
         den = 1 + z * z / n
@@ -65,7 +65,7 @@ def paired_ci(diffs, confidence: float = 0.95) -> tuple[float, float, float]:
     m = float(d.mean())
     if n < 2:
         return m, float("nan"), float("nan")
-    half = float(_st.t.ppf(0.5 + confidence / 2, n - 1) * d.std(ddof=1) / math.sqrt(n))
+    half = float(_sc.stdtrit(n - 1, 0.5 + confidence / 2) * d.std(ddof=1) / math.sqrt(n))  # Student's t quantile
     return m, m - half, m + half
 
 
