@@ -153,11 +153,12 @@ def replay_count(hand, obs, world):
                 opts.append((D, P))
         options.append(opts)
     leader = hand.leader if rules.first_lead == "lot" else -1
+    mine = [t.id for t in hand.dealt(s)]
     rows = []
     for combo in product(*options):
         deal = [None] * n
         bone = [None] * nb0
-        deal[s] = [t.id for t in hand.dealt(s)]
+        deal[s] = mine
         for q in drawpos[s]:
             bone[q] = true_bone[q]
         for j, (D, P) in zip(others, combo):
