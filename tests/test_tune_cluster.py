@@ -86,7 +86,7 @@ def test_a_study_of_another_bot_or_preset_is_refused(tmp_path, capsys, kind):
     assert path.read_bytes() == before
 
 
-def test_an_sqlite_file_whose_tables_are_being_made_holds_no_study_yet(tmp_path):
+def test_an_sqlite_file_whose_tables_are_being_made_holds_no_study_yet(tmp_path, capsys):
     """A second worker can read the file while the first is making Optuna's
     tables: an empty database, or one with only some of Optuna's tables, holds
     no study yet; a database with tables of its own is not a study."""
@@ -108,6 +108,41 @@ def test_an_sqlite_file_whose_tables_are_being_made_holds_no_study_yet(tmp_path)
     assert stored_identity(ref(partial)) is None
     with pytest.raises(ValueError, match="not a dominoai tune study"):
         stored_identity(ref(other))
+    # on the command line, whatever the study's name: the file is at fault
+    before = other.read_bytes()
+    for name in ("s", "another"):
+        assert main([*ARGS, "--storage", f"sqlite:///{other}", "--study", name]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{other}: not an Optuna storage (give another --storage file)" in err, err
+    assert other.read_bytes() == before
+
+
+def test_a_worker_whose_trial_number_was_taken_reseeds_its_sampler():
+    """Workers seed the sampler of a new trial from the number of trials
+    they see; two that ask at once see the same number and would play the
+    same setting. The one given a later number than it seeded for reseeds;
+    a queued trial (an earlier number) and an uncontested one do not."""
+    import optuna
+
+    from dominoai.tune.workers import Liveness
+    st = optuna.create_study(direction="maximize")
+    live = Liveness(st._storage, False, 1)
+    calls = []
+
+    def sampler():
+        s = optuna.samplers.RandomSampler(seed=7)
+        s.reseed_rng = lambda: calls.append(1)
+        return s
+
+    n = len(st.trials)
+    st.sampler = live.mark(sampler(), 1, n)
+    assert st.ask().number == n and calls == []
+    st.sampler = live.mark(sampler(), 1, n)          # seeded for n, which the other worker took
+    assert st.ask().number == n + 1 and calls == [1]
+    st.enqueue_trial({"worlds": 3})
+    queued = len(st.trials) - 1
+    st.sampler = live.mark(sampler(), 1, len(st.trials))
+    assert st.ask().number == queued and calls == [1]
 
 
 def test_an_enqueued_spec_outside_the_space_is_refused(tmp_path, capsys):

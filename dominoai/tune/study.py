@@ -191,6 +191,8 @@ def _stored_identity(ref: StorageRef, hint: str = "") -> dict | None:
     except ValueError as e:
         if "needs psycopg" in str(e):
             raise
+        if ref.text != str(ref.path):   # --storage names the file: the file itself is wrong
+            raise ValueError(f"{where}: not an Optuna storage (give another --storage file)") from None
         attrs = {"format": None}
     if not attrs:
         return None
@@ -637,7 +639,7 @@ def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
             if done + states.count(TrialState.RUNNING) >= spec.trials:
                 time.sleep(POLL)      # the last trials run on other workers
                 continue
-            st.sampler = live.mark(_sampler(spec, len(trials)), run)
+            st.sampler = live.mark(_sampler(spec, len(trials)), run, len(trials))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")   # Optuna's heartbeat is meant for optimize(): beaten here
                 trial = st.ask()

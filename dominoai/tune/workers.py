@@ -154,10 +154,14 @@ class Liveness:
         study.enqueue_trial(dict(t.params), user_attrs={"retry_of": first, "retries": tries})
 
     # ---------------------------------------------------------- marking and beating
-    def mark(self, sampler, run: int):
+    def mark(self, sampler, run: int, number: int | None = None):
         """``sampler`` recording this worker and its ``run`` (and a first
         heartbeat) on each trial as Optuna creates it, before anything else
-        can happen to it."""
+        can happen to it. ``number``: the trial number ``sampler`` was
+        seeded for; when another worker made that trial first (both asked at
+        once, with the same trials behind them) and this one gets a later
+        number, the sampler is reseeded so that the two do not play the same
+        setting."""
         storage, native, orig = self.storage, self.native, sampler.before_trial
         worker = dict(me(), run=run)
 
@@ -165,6 +169,8 @@ class Liveness:
             storage.set_trial_user_attr(trial._trial_id, "worker", worker)
             if native:
                 storage.record_heartbeat(trial._trial_id)
+            if number is not None and trial.number > number:   # (a queued trial has a smaller one)
+                sampler.reseed_rng()
             orig(study, trial)
         sampler.before_trial = before_trial
         return sampler
