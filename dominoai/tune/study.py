@@ -43,7 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .._files import nearest_existing
+from .._files import atomic_write, nearest_existing
 from ..bots.base import bot_params, make_bot
 from ..bots.spec import parse_spec
 from ..bots.spec import split_bot_specs
@@ -278,13 +278,13 @@ def load_study(study, storage=None):
 
 
 def _write_trials(df, path: Path) -> None:
+    """The trials table, whole or not at all (each worker of a shared study
+    writes it through a temporary file of its own)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
     if path.suffix == ".parquet":
-        df.to_parquet(tmp, index=False)
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
     else:
-        df.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
 
 
 # ---------------------------------------------------------------- the study's settings
