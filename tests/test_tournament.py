@@ -262,6 +262,8 @@ def test_partnerships_run(capsys):
     assert "24 played in 69.0 s (0.3 hands/s)" in res.summary()
     res.played, res.elapsed = 2000, 4.0
     assert "2000 played in 4.0 s (500 hands/s)" in res.summary()
+    res.played, res.elapsed = 80, 0.043     # a fast run: two significant digits, not "0.0 s"
+    assert "80 played in 0.043 s (1860 hands/s)" in res.summary()
 
 
 def test_omniscient_bot_gets_the_true_state():

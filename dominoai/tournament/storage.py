@@ -329,7 +329,8 @@ class TournamentResult:
         head = f"{variant}, {players} players: {games}"
         if self.elapsed > 0 and self.played:
             rate = self.hands_per_second
-            head += f"; {self.played} played in {self.elapsed:.1f} s ({rate:.{0 if rate >= 10 else 1}f} hands/s)"
+            secs = f"{self.elapsed:.1f}" if self.elapsed >= 0.1 else f"{self.elapsed:.2g}"   # never "0.0 s"
+            head += f"; {self.played} played in {secs} s ({rate:.{0 if rate >= 10 else 1}f} hands/s)"
         head += "\n\n"
         return head + format_summary(self.pairings, self.ratings, median_ms_per_decision(self.hands))
 
