@@ -152,7 +152,7 @@ def _sqlite_attrs(path: Path, name: str) -> dict | None:
             if not {"studies", "study_user_attributes"} <= set(tables):
                 if all(_optuna_table(t) for t in tables):
                     return None      # empty, or another worker is making the tables this instant
-                raise sqlite3.DatabaseError("not an Optuna storage")
+                raise ValueError(f"{path}: not a dominoai tune study")   # tables of its own
             rows = con.execute(
                 "SELECT a.key, a.value_json FROM studies s JOIN study_user_attributes a "
                 "ON a.study_id = s.study_id WHERE s.study_name = ?", (name,)).fetchall()
