@@ -255,12 +255,14 @@ function onFrame(f) {
     location.hash = `t=${f.code}`;
   } else if (f.type === "table") {
     S.tables[f.code] = f;
+    if (S.code === f.code && f.status !== "finished") S.statsAsked = false;   // asked again when it ends
     if (S.code === f.code) { showScreen("table"); renderTable(); }
     renderContinue();
   } else if (f.type === "lobby") {
     renderLobby(f.tables);
   } else if (f.type === "stats") {
     S.stats = f.stats;
+    S.statsPending = false;
     renderStats();
     const t = S.code && S.tables[S.code];
     if (t && t.status === "finished" && !$("table").hidden) renderResults(t);
@@ -688,6 +690,7 @@ function renderSheet(f) {
 }
 
 function renderResults(f) {
+  if (!S.statsAsked) { S.statsAsked = true; S.statsPending = true; send({ type: "stats" }); }
   const m = f.match;
   const rows = m.scores.map((s, i) => el("li", { text: `${sideName(f, i)}: ${s} ${f.rules.points_unit}, ` +
                                                      `${m.hands_won[i]} hand${m.hands_won[i] === 1 ? "" : "s"} won` }));
@@ -699,11 +702,12 @@ function renderResults(f) {
     el("p", { text: `${m.hands} hand${m.hands === 1 ? "" : "s"} played` }),
     el("ul", { class: "list" }, ...rows),
     el("h2", { text: "Your stats" }),
-    mine.length ? statsTable(mine) : el("p", { class: "muted", text: "No finished match yet." }),
+    // until the stats that count this match arrive, no older table is shown
+    S.statsPending ? el("p", { class: "muted", text: "Counting…" })
+      : mine.length ? statsTable(mine) : el("p", { class: "muted", text: "No finished match yet." }),
     el("div", { class: "buttons" },
       el("button", { type: "button", id: "new-game", onclick: newGame, text: "NEW GAME" }),
       el("button", { type: "button", onclick: leaveToLobby, text: "Lobby" })));
-  if (!S.statsAsked) { S.statsAsked = true; send({ type: "stats" }); }
 }
 
 // ------------------------------------------------------------------ actions
@@ -903,7 +907,7 @@ async function start() {
   });
   $("open-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    S.selected = null; S.drawQueue = []; S.statsAsked = false;
+    S.selected = null; S.drawQueue = [];
     send({ type: "open", variant: $("open-variant").value, players: +$("open-players").value,
            level: $("open-level").value, alone: $("open-alone").checked, fill: $("open-fill").checked,
            listed: $("open-listed").checked });
