@@ -430,11 +430,11 @@ def _add_train(sub) -> None:
                      help="AdamW's weight decay (default 0: plain Adam)")
     pol.add_argument("--keep-best", action="store_true", default=None,
                      help="keep the weights of the epoch with the lowest held-out loss (needs --held-out above 0)")
-    pol.add_argument("--target", choices=("choice", "values"),
+    pol.add_argument("--imitate", choices=("choice", "values"),
                      help="what the network learns: choice, the id the teacher chose (default); values, "
                           "the softmax of the teacher's move values over --temperature")
     pol.add_argument("--temperature", type=float, metavar="T",
-                     help="--target values: the softmax's temperature, in the values' unit (points; default 1)")
+                     help="--imitate values: the softmax's temperature, in the values' unit (points; default 1)")
     val = tr.add_argument_group("value")
     val.add_argument("--rollouts", type=_int_at_least(1), metavar="N",
                      help="rollouts per world not solved exactly (default 8)")
@@ -483,7 +483,7 @@ _TEACHING = {"deals": 2000, "epochs": 20, "learning_rate": 1e-3, "held_out": 0.1
 #: each kind's own ``train`` options and their defaults (an option of another kind is refused)
 _TRAIN_OPTIONS = {
     "policy": {**_TEACHING, "teacher": "insane", "hidden": "128,128", "batch": 512,
-               "action_features": False, "weight_decay": 0.0, "keep_best": False, "target": "choice",
+               "action_features": False, "weight_decay": 0.0, "keep_best": False, "imitate": "choice",
                "temperature": 1.0},
     "value": {**_TEACHING, "teacher": "hard", "hidden": "64,32", "batch": 256,
               "rollouts": 8, "rollout_policy": None, "exact": 12, "max_nodes": 20000},
@@ -500,8 +500,8 @@ _TRAIN_NEEDS = (
      "--keep-best picks the epoch by its held-out loss: it needs --held-out above 0"),
     ("max_nodes", lambda a: a.exact is None or a.exact > 0,
      "--max-nodes is the exact solve's budget: it needs --exact above 0"),
-    ("temperature", lambda a: a.target == "values",
-     "--temperature applies to --target values only; add --target values or drop --temperature"),
+    ("temperature", lambda a: a.imitate == "values",
+     "--temperature applies to --imitate values only; add --imitate values or drop --temperature"),
 )
 
 #: the characters of a model's name (results record it beside the hash)
@@ -641,7 +641,7 @@ def _cmd_train_teaching(args) -> int:
         if policy:
             from .learn.imitation import train_run
             res = train_run(args.out, args.variant, args.deals, action_features=args.action_features,
-                            weight_decay=args.weight_decay, keep_best=args.keep_best, target=args.target,
+                            weight_decay=args.weight_decay, keep_best=args.keep_best, imitate=args.imitate,
                             temperature=args.temperature, **common)
         else:
             from .learn.value import value_run

@@ -30,14 +30,14 @@ from pathlib import Path
 
 #: the shipped models' settings: deals of insane's self-play, epochs, hidden layers, and the
 #: options of :func:`~dominoai.learn.imitation.train_run` (the action-feature block, early stopping,
-#: the target: insane's choice, or the softmax of its move values over a temperature in points)
+#: what it imitates: insane's choice, or the softmax of its move values over a temperature in points)
 RUNS = {
     "block": {"deals": 10_000, "epochs": 15, "hidden": (128, 128)},
     "draw": {"deals": 500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True},
     "all_fives": {"deals": 3_500, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True,
-                  "target": "values", "temperature": 2.0},
+                  "imitate": "values", "temperature": 2.0},
     "kozel": {"deals": 4_000, "epochs": 30, "hidden": (128, 128), "action_features": True, "keep_best": True,
-              "target": "values", "temperature": 4.0},
+              "imitate": "values", "temperature": 4.0},
 }
 
 
@@ -93,7 +93,7 @@ def main(argv=None) -> int:
         run = args.out / f"train-{preset}"
         t0 = time.perf_counter()
         if not (run / "model.npz").exists():
-            extra = {k: cfg[k] for k in ("action_features", "weight_decay", "keep_best", "target", "temperature")
+            extra = {k: cfg[k] for k in ("action_features", "weight_decay", "keep_best", "imitate", "temperature")
                      if k in cfg}
             train_run(run, preset, cfg["deals"], epochs=cfg["epochs"], hidden=cfg["hidden"], jobs=args.jobs,
                       resume=True, progress=True, **extra)

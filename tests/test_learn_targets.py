@@ -76,7 +76,7 @@ def test_soft_targets_by_hand():
     from dominoai.errors import InputError
     with pytest.raises(InputError, match="temperature must be a positive number"):
         policy_targets(data, "values", temperature=0.0)
-    with pytest.raises(InputError, match="target must be one of choice, values"):
+    with pytest.raises(InputError, match="imitate must be one of choice, values"):
         policy_targets(data, "value")
 
 
@@ -131,7 +131,7 @@ def test_the_soft_target_loss_equals_a_numpy_reference():
     d = _tiny_dataset()
     # a step too small to move the weights: the logged loss is the fresh network's
     res = train_policy(d, "block", hidden=(16,), epochs=1, batch=64, learning_rate=1e-12, held_out=0.0, seed=7,
-                       target="values", temperature=1.5)
+                       imitate="values", temperature=1.5)
     want = _reference_loss(new_model("policy", "block", hidden=(16,), seed=7), d, 1.5)
     assert res.log[0]["train_loss"] == pytest.approx(want, rel=1e-4)
     assert want > 0.5
@@ -156,14 +156,15 @@ def test_a_dataset_without_values_still_loads(tmp_path):
     pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
     from dominoai.learn.imitation import train_policy
     with pytest.raises(InputError, match="no move values"):
-        train_policy(back, "block", hidden=(8,), epochs=1, target="values")
+        train_policy(back, "block", hidden=(8,), epochs=1, imitate="values")
 
 
 def test_a_resumed_run_names_the_changed_temperature(tmp_path):
     """A checkpoint trained at one temperature is not resumed at another:
     the refusal names the temperature (the command: --temperature) and the
-    value it was trained with; a checkpoint written when the target was
-    kept as [target, temperature] resumes at its own settings."""
+    value it was trained with; a checkpoint written when what it imitated
+    was kept as ``target``, or as [target, temperature], resumes at its own
+    settings."""
     pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
     import json
 
@@ -171,7 +172,7 @@ def test_a_resumed_run_names_the_changed_temperature(tmp_path):
     from dominoai.errors import InputError
     from dominoai.learn.imitation import train_policy
     d = _tiny_dataset()
-    kw = dict(hidden=(8,), epochs=1, batch=64, held_out=0.0, seed=3, target="values", checkpoint_dir=tmp_path)
+    kw = dict(hidden=(8,), epochs=1, batch=64, held_out=0.0, seed=3, imitate="values", checkpoint_dir=tmp_path)
     first = train_policy(d, "block", temperature=1.5, **kw)
     with pytest.raises(InputError) as e:
         train_policy(d, "block", temperature=2.0, resume=True, **kw)
@@ -179,22 +180,27 @@ def test_a_resumed_run_names_the_changed_temperature(tmp_path):
     assert str(e.value) == ("the checkpoint in " + tmp_path.name + " was made with other settings (temperature 1.5); "
                             "resume with the same settings, or train in another folder")
     assert "(--temperature 1.5)" in str(_train_usage(e.value))
-    with pytest.raises(InputError, match=r"other settings \(target values, temperature 1.5\)"):
-        train_policy(d, "block", **{**kw, "target": "choice"}, resume=True)
-    # the settings as an earlier version wrote them: the target and temperature in one list,
-    # no players, no target for the choice, weight decay and keep-best only when set
+    with pytest.raises(InputError, match=r"other settings \(imitate values, temperature 1.5\)") as e:
+        train_policy(d, "block", **{**kw, "imitate": "choice"}, resume=True)
+    assert "(--imitate values, --temperature 1.5)" in str(_train_usage(e.value))
+    # the settings as earlier versions wrote them: "target" for what was imitated, at first with
+    # the temperature in one list, no players, nothing for the choice, weight decay and keep-best
+    # only when set
     ckpt = tmp_path / "checkpoint.npz"
     with np.load(ckpt) as z:
         arrays = {k: z[k] for k in z.files}
     state = json.loads(str(arrays["state"][()]))
     st = state["settings"]
-    for k in ("players", "temperature", "weight_decay", "keep_best", "action_features"):
-        del st[k]
-    st["target"] = ["values", 1.5]
-    arrays["state"] = np.array(json.dumps(state))
-    np.savez(ckpt, **arrays)
-    again = train_policy(d, "block", temperature=1.5, resume=True, **kw)
-    assert again.model.sha256 == first.model.sha256 and len(again.log) == 1
+    del st["imitate"]
+    for old in ({"target": "values"}, {"target": ["values", 1.5]}):
+        if isinstance(old["target"], list):
+            for k in ("players", "temperature", "weight_decay", "keep_best", "action_features"):
+                del st[k]
+        st.update(old)
+        arrays["state"] = np.array(json.dumps(state))
+        np.savez(ckpt, **arrays)
+        again = train_policy(d, "block", temperature=1.5, resume=True, **kw)
+        assert again.model.sha256 == first.model.sha256 and len(again.log) == 1
 
 
 def test_one_definition_of_a_bot_that_gives_move_values(monkeypatch, tmp_path):
@@ -213,6 +219,6 @@ def test_one_definition_of_a_bot_that_gives_move_values(monkeypatch, tmp_path):
     assert loop.analysis_of(insane) == [{"move": "6:4 right", "value": 2.5, "n": 4}]
     monkeypatch.setattr(loop, "gives_analysis", lambda bot: False)
     assert loop.analysis_of(insane) is None
-    with pytest.raises(InputError, match="^target 'values' learns the teacher's move values: 'insane' gives none"):
-        train_run(tmp_path / "run", "block", 1, teacher="insane", target="values")
+    with pytest.raises(InputError, match="^imitate 'values' learns the teacher's move values: 'insane' gives none"):
+        train_run(tmp_path / "run", "block", 1, teacher="insane", imitate="values")
     assert not (tmp_path / "run").exists()

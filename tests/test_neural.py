@@ -304,8 +304,8 @@ def test_a_changed_setting_is_named_by_its_option():
                                     "--keep-best off, value_warmup 5); resume with the same settings")
     assert str(e).startswith("the checkpoint in run was made with other settings (preset block, players 2, rows 40,")
     # a setting the file had no value for is left out while another is named
-    e = other_settings("x", {"target": "choice", "temperature": None}, {"target": "values", "temperature": 2.0}, "h")
-    assert str(_train_usage(e)) == "x was made with other settings (--target choice); h"
+    e = other_settings("x", {"imitate": "choice", "temperature": None}, {"imitate": "values", "temperature": 2.0}, "h")
+    assert str(_train_usage(e)) == "x was made with other settings (--imitate choice); h"
 
 
 @pytest.mark.parametrize("args, words", [
@@ -322,12 +322,14 @@ def test_a_changed_setting_is_named_by_its_option():
      "--max-nodes is the exact solve's budget: it needs --exact above 0"),
     (["--variant", "block", "--name", "my model"], "--name 'my model' cannot name a model"),
     (["--variant", "block", "--name", "mine@2"], "--name 'mine@2' cannot name a model"),
-    (["--variant", "block", "--target", "values", "--temperature", "0"], "--temperature must be a positive finite number"),
-    (["--variant", "block", "--target", "value"], "invalid choice: 'value'"),
-    (["--variant", "block", "--teacher", "hard", "--target", "values"],
-     "--target 'values' learns the teacher's move values: 'hard' gives none (a search bot such as insane does)"),
-    (["--variant", "block", "--temperature", "2"], "--temperature applies to --target values only"),
-    (["--variant", "draw", "--kind", "value", "--target", "values"], "--target is an option of --kind policy"),
+    (["--variant", "block", "--imitate", "values", "--temperature", "0"], "--temperature must be a positive finite number"),
+    (["--variant", "block", "--imitate", "value"], "invalid choice: 'value'"),
+    (["--variant", "block", "--teacher", "hard", "--imitate", "values"],
+     "--imitate 'values' learns the teacher's move values: 'hard' gives none (a search bot such as insane does)"),
+    (["--variant", "block", "--temperature", "2"], "--temperature applies to --imitate values only"),
+    (["--variant", "draw", "--kind", "value", "--imitate", "values"], "--imitate is an option of --kind policy"),
+    # --target is the match's target (play, tournament), not an option of train
+    (["--variant", "block", "--target", "values"], "unrecognized arguments: --target values"),
 ])
 def test_train_kinds_refuse_bad_input(tmp_path, capsys, args, words):
     out = tmp_path / "run"
@@ -422,3 +424,26 @@ def test_an_interrupted_run_beside_a_model_says_when_the_model_is_written(tmp_pa
     assert capsys.readouterr().err == ("dominoai: interrupted (run the same command with --resume to continue; "
                                        "model.npz and log.parquet are written when it ends)\n")
     assert (out / "model.npz").read_bytes() == b"an earlier model"
+
+
+def test_each_shipped_models_training_command_is_a_command_of_today():
+    """A shipped model trained by ``dominoai train`` names a command that
+    parses as ``train`` does now, for the model's own preset and kind (an
+    option renamed since would be refused)."""
+    import json
+    import shlex
+
+    from dominoai.cli import build_parser
+    from dominoai.learn.model import shipped_models
+    trained = {}
+    for name, path in shipped_models().items():
+        with np.load(path) as z:
+            header = json.loads(str(z["header"][()]))
+        words = shlex.split(header["training_command"])
+        if words[:2] == ["dominoai", "train"]:
+            trained[name] = header, words[2:]
+    assert {"block-policy", "block-ppo", "draw-policy", "all_fives-policy", "kozel-policy"} <= set(trained)
+    for name, (header, words) in trained.items():
+        args = build_parser().parse_args(["train", *words, "--out", "run"])   # the command leaves --out out
+        assert args.variant == header["preset"], name
+        assert args.kind == ("ppo" if name.endswith("-ppo") else header["kind"]), name

@@ -14,8 +14,8 @@ trained to predict them (training needs the ``[learn]`` extra: jax, optax).
 2. :func:`train_policy` fits a policy :class:`~dominoai.learn.model.Model`
    by cross-entropy over the legal ids (the illegal ones masked out)
    against a target per decision (:func:`policy_targets`): the id the
-   teacher chose (``target="choice"``), or a softmax of its move values
-   divided by a ``temperature`` (``target="values"``), in
+   teacher chose (``imitate="choice"``), or a softmax of its move values
+   divided by a ``temperature`` (``imitate="values"``), in
    the loop of :func:`dominoai.learn.training.fit`: shuffled minibatches
    with Adam (AdamW with ``weight_decay``), on all but a held-out share of
    the hands; after each epoch it logs the loss and the accuracy (the share
@@ -39,7 +39,7 @@ from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from ..errors import InputError, check_int
 from .training import split_hands
 
-__all__ = ["DATA_FIELDS", "TARGETS", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
+__all__ = ["DATA_FIELDS", "IMITATE", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
            "load_dataset", "split_hands", "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
@@ -59,8 +59,9 @@ DATA_FIELDS = {
 #: the fields a dataset file may lack (written before they were added): name -> fill(rows)
 _OPTIONAL = {"values": lambda n: np.full((n, N_ACTIONS), np.nan, np.float32)}
 
-#: the policy's training targets (:func:`policy_targets`)
-TARGETS = ("choice", "values")
+#: what a policy can learn from its teacher (:func:`policy_targets`): the
+#: chosen id, or the softmax of the move values
+IMITATE = ("choice", "values")
 
 
 def _values_row(analysis, legal) -> np.ndarray:
@@ -274,21 +275,21 @@ class TrainResult:
 _CKPT = "checkpoint.npz"
 
 
-def _check_target(target: str, temperature: float) -> float:
-    """``temperature`` as a float, once ``target`` and it are checked.
+def _check_imitate(imitate: str, temperature: float) -> float:
+    """``temperature`` as a float, once ``imitate`` and it are checked.
 
-    :raises InputError: an unknown target or a temperature that is not positive.
+    :raises InputError: an unknown ``imitate`` or a temperature that is not positive.
     """
     from ..errors import check_number
-    if target not in TARGETS:
-        raise InputError("target", target, f"$target must be one of {', '.join(TARGETS)} (got {target!r})")
+    if imitate not in IMITATE:
+        raise InputError("imitate", imitate, f"$imitate must be one of {', '.join(IMITATE)} (got {imitate!r})")
     return check_number("temperature", temperature, positive=True)
 
 
-def policy_targets(data: dict, target: str = "choice", temperature: float = 1.0) -> np.ndarray:
+def policy_targets(data: dict, imitate: str = "choice", temperature: float = 1.0) -> np.ndarray:
     """The training target of each decision of ``data`` (:data:`DATA_FIELDS`),
     a distribution over the action ids: ``(n, N_ACTIONS)`` ``float32``,
-    each row summing to 1.
+    each row summing to 1. ``imitate`` says what of the teacher's:
 
     - ``"choice"``: 1 on the id the teacher chose.
     - ``"values"``: ``softmax(values / temperature)`` over the legal ids the
@@ -297,13 +298,13 @@ def policy_targets(data: dict, target: str = "choice", temperature: float = 1.0)
       values' unit (points for insane): at 1, a move 1 point worse gets
       ``1/e`` the weight of the best; towards 0 it becomes the best value's id.
 
-    :raises InputError: an unknown target or a temperature that is not positive.
+    :raises InputError: an unknown ``imitate`` or a temperature that is not positive.
     """
-    temperature = _check_target(target, temperature)
+    temperature = _check_imitate(imitate, temperature)
     n = len(data["action"])
     out = np.zeros((n, N_ACTIONS), np.float32)
     out[np.arange(n), data["action"].astype(np.int64)] = 1.0
-    if target == "values":
+    if imitate == "values":
         v = np.where(data["mask"], data["values"], np.nan).astype(np.float64)
         has = np.isfinite(v)
         rows = has.any(axis=1)
@@ -329,7 +330,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
                  learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
                  checkpoint_dir=None, resume: bool = False, progress: bool = False,
                  action_features: bool = False, weight_decay: float = 0.0, keep_best: bool = False,
-                 target: str = "choice", temperature: float = 1.0, players: int | None = None,
+                 imitate: str = "choice", temperature: float = 1.0, players: int | None = None,
                  **header) -> TrainResult:
     """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``, by
     :func:`dominoai.learn.training.fit`.
@@ -352,20 +353,20 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     :param weight_decay: AdamW's decay (0: plain Adam).
     :param keep_best: keep the weights of the epoch with the lowest
         held-out loss (early stopping).
-    :param target: what the network learns (:func:`policy_targets`):
+    :param imitate: what the network learns (:func:`policy_targets`):
         ``"choice"``, the teacher's chosen id (the loss is its negative
         log-probability), or ``"values"``, the softmax of the teacher's move
         values over ``temperature`` (the loss is the cross-entropy against
         it; rows without values keep the choice). The logged accuracy is
         agreement with the chosen id either way.
-    :param temperature: the softmax's temperature of ``target="values"``,
+    :param temperature: the softmax's temperature of ``imitate="values"``,
         in the values' unit (points).
     :param players: the player count of the tables ``data`` was played at
         (None: the preset's), recorded in the model's header: the
         ``neural`` bot refuses the model at tables of another size.
     :param header: model header fields (``training_command``, ``data``, ``name``).
-    :raises InputError: a bad number, an unknown target, an empty dataset,
-        ``target="values"`` on a dataset without values, players the preset
+    :raises InputError: a bad number, an unknown ``imitate``, an empty dataset,
+        ``imitate="values"`` on a dataset without values, players the preset
         is not played by, or a checkpoint of other settings or of more
         epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
@@ -382,23 +383,26 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     players = run_players(preset, players)
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
-    targets = policy_targets(data, target, temperature)
-    if target == "values" and not np.isfinite(data["values"]).any():
-        raise InputError("target", target, "the dataset has no move values (made without analysis); "
+    targets = policy_targets(data, imitate, temperature)
+    if imitate == "values" and not np.isfinite(data["values"]).any():
+        raise InputError("imitate", imitate, "the dataset has no move values (made without analysis); "
                          "generate it again or train on the choice")
     settings = {"kind": "policy", "preset": preset, "players": players, "hidden": [int(h) for h in hidden],
                 "batch": batch, "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
-                "rows": int(len(data["action"])), "target": target,
-                "temperature": float(temperature) if target == "values" else None, "action_features": False}
+                "rows": int(len(data["action"])), "imitate": imitate,
+                "temperature": float(temperature) if imitate == "values" else None, "action_features": False}
 
     def upgrade(old: dict) -> dict:
         """A checkpoint's settings as they are written now: one written
         before the players were kept was trained at the preset's count;
-        its target was ``[target, temperature]``, or absent for the choice;
-        its action-feature block was absent when off."""
-        old = {"players": base, "target": "choice", "temperature": None, "action_features": False, **old}
-        if isinstance(old["target"], list):
-            old["target"], old["temperature"] = old["target"]
+        what it imitated was kept as ``target``, earlier as
+        ``[target, temperature]``, or absent for the choice; its
+        action-feature block was absent when off."""
+        old = {"players": base, "temperature": None, "action_features": False, **old}
+        if "imitate" not in old:
+            old["imitate"] = old.pop("target", "choice")
+        if isinstance(old["imitate"], list):
+            old["imitate"], old["temperature"] = old["imitate"]
         return old
 
     model0 = new_model("policy", preset, hidden=hidden, seed=seed)
@@ -406,7 +410,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     scale = jnp.asarray(model0.scale)
     arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
               "a": jnp.asarray(data["action"].astype(np.int32))}
-    if target == "values":
+    if imitate == "values":
         arrays["t"] = jnp.asarray(targets)
     del targets
     if action_features:
@@ -430,7 +434,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     def nll_acc(p, d, idx):
         logits = logits_of(p, d, idx)
         lp = jaxnet.masked_log_softmax(logits, d["m"][idx])
-        if target == "values":
+        if imitate == "values":
             nll = soft_cross_entropy(logits, d["m"][idx], d["t"][idx])
         else:
             nll = -jnp.take_along_axis(lp, d["a"][idx][:, None], axis=1)[:, 0]
@@ -459,7 +463,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
 
 # ------------------------------------------------------------------ one training run in a folder
 def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                       action_features=False, weight_decay=0.0, keep_best=False, target="choice",
+                       action_features=False, weight_decay=0.0, keep_best=False, imitate="choice",
                        temperature=1.0, players=None) -> str:
     """The ``dominoai train`` command that trains this model again (the
     settings that change the result; ``--out`` and ``--jobs`` do not;
@@ -468,7 +472,7 @@ def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_r
     table = f" --players {players}" if players is not None and players != run_players(preset) else ""
     extra = (" --action-features" if action_features else "") + (
         f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "") + (
-        f" --target values --temperature {temperature:g}" if target == "values" else "")
+        f" --imitate values --temperature {temperature:g}" if imitate == "values" else "")
     return (f"dominoai train --variant {preset}{table} --kind policy --deals {deals} --teacher {teacher} "
             f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
             f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}{extra}")
@@ -505,7 +509,7 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               batch: int = 512, learning_rate: float = 1e-3, held_out: float = 0.1, seed: int = 0,
               jobs: int = 1, backend: str | None = None, resume: bool = False, progress: bool = False,
               name: str | None = None, action_features: bool = False, weight_decay: float = 0.0,
-              keep_best: bool = False, target: str = "choice", temperature: float = 1.0,
+              keep_best: bool = False, imitate: str = "choice", temperature: float = 1.0,
               players: int | None = None) -> TrainResult:
     """A whole training run in the folder ``out``: the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
@@ -517,18 +521,18 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     epoch: :class:`TrainResult`'s log) and ``curve.png``.
     ``players``: the teacher plays at tables of that many (None: the
     preset's count), and the model records it (:func:`train_policy`).
-    ``action_features``, ``weight_decay``, ``keep_best``, ``target`` and
+    ``action_features``, ``weight_decay``, ``keep_best``, ``imitate`` and
     ``temperature`` are :func:`train_policy`'s; the dataset keeps the
     teacher's move values (``analysis``) either way.
 
     ``resume``: reuse ``data.npz`` when it was made with the same preset,
     players, teacher, deals and seed (and with the values, for
-    ``target="values"``), and go on from the checkpoint (``epochs`` above
+    ``imitate="values"``), and go on from the checkpoint (``epochs`` above
     the checkpoint's go on training it). Without it, a
     folder that already holds a dataset, checkpoint or model is refused.
 
     :raises InputError: a bad number, players the preset is not played by,
-        a teacher that gives no move values for ``target="values"``, or a
+        a teacher that gives no move values for ``imitate="values"``, or a
         dataset or checkpoint of other settings (naming each setting that
         differs, :func:`~dominoai.learn.training.other_settings`).
     :raises ValueError: an unknown preset or teacher, or a folder in use
@@ -548,12 +552,12 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     players = run_players(preset, players)
     want = {"preset": preset, "players": players, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
     data = None
-    temperature = _check_target(target, temperature)
-    if target == "values":
+    temperature = _check_imitate(imitate, temperature)
+    if imitate == "values":
         from ..bots import make_bot
         from ..tournament.loop import gives_analysis
         if not gives_analysis(make_bot(teacher)):
-            raise InputError("target", target, f"$target 'values' learns the teacher's move values: "
+            raise InputError("imitate", imitate, f"$imitate 'values' learns the teacher's move values: "
                              f"{teacher!r} gives none (a search bot such as insane does)", "teacher")
     if resume and data_path.exists():
         data, meta = load_dataset(data_path)
@@ -562,9 +566,9 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
             have = {k: meta.get(k) for k in want}
             have["seed"] = None if have["seed"] is None else have["seed"] - 10_000   # as the seed was given
             raise other_settings(str(data_path), have, {**want, "seed": seed}, "give another --out")
-        if target == "values" and not meta.get("analysis"):
+        if imitate == "values" and not meta.get("analysis"):
             raise ValueError(f"{data_path} holds no move values (made without analysis); "
-                             "give another --out for --target values")
+                             "give another --out for --imitate values")
     out.mkdir(parents=True, exist_ok=True)
     if data is None:
         parts = out / "data-parts"
@@ -573,11 +577,11 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
         save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), analysis=True, **want)
         _, meta = load_dataset(data_path)
     command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                                 action_features, weight_decay, keep_best, target, temperature, players)
+                                 action_features, weight_decay, keep_best, imitate, temperature, players)
     res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                        held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
                        action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
-                       target=target, temperature=temperature, players=players, training_command=command,
+                       imitate=imitate, temperature=temperature, players=players, training_command=command,
                        teacher=teacher, name=name or f"{preset}-policy")
     res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
