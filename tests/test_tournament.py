@@ -671,6 +671,26 @@ def test_rating_interval_is_the_bootstrap_worked_by_hand():
         assert r.loc[bot, "games"] == 6
 
 
+
+def test_a_rating_the_bootstrap_cannot_vary_has_no_bounds():
+    """With one deal, or deals that all ended alike, every bootstrap
+    resample gives one rating: no interval (nan bounds, printed as "-"),
+    though the rating is there. Deal 2: A won both games,
+    200 log10((2 + 0.5) / 0.5) = +139.79 with the prior of 0.5; deals 1
+    and 2 differ, so they give bounds."""
+    from dominoai.tournament.stats import format_summary
+    df = _tiny_table()
+    for deals in ([2], [2, 2]):
+        one = pd.concat([df[df["deal"] == d].assign(deal=i, match=lambda t, i=i: t["match"] + 100 * i)
+                         for i, d in enumerate(deals)])
+        r = ratings(one, n_boot=50, seed=1).set_index("bot")
+        assert r.loc["A", "rating"] == pytest.approx(200 * math.log10((2 * len(deals) + 0.5) / 0.5))
+        assert r[["lo", "hi"]].isna().all().all()
+    assert "+140 [-, -]" in format_summary(pairing_stats(df[df["deal"] == 2]),
+                                           ratings(df[df["deal"] == 2], n_boot=50).reset_index())
+    two = ratings(df[df["deal"] >= 1], n_boot=50, seed=1)
+    assert two[["lo", "hi"]].notna().all().all() and (two["lo"] < two["hi"]).all()
+
 # ---------------------------------------------------------------- plots
 # (tests/test_plots.py)
 

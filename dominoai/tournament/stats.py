@@ -218,7 +218,11 @@ def ratings(df: pd.DataFrame, bots: Sequence[str] | None = None, n_boot: int = 2
     the pairwise outcomes of a hands (or matches) table, with percentile
     bootstrap intervals: the duplicate groups (deal x table, all rotations)
     are resampled with replacement ``n_boot`` times. Columns ``bot``,
-    ``rating``, ``lo``, ``hi``, ``games``; best first."""
+    ``rating``, ``lo``, ``hi``, ``games``; best first. A bot whose
+    resamples all give one rating (one duplicate group, or groups that all
+    ended alike, such as a bot that won every game) gets nan bounds: the
+    bootstrap cannot tell its uncertainty, and an interval of width 0
+    would claim certainty."""
     o = outcomes(df, bots)
     order = o.attrs["bots"]
     k = len(order)
@@ -244,6 +248,8 @@ def ratings(df: pd.DataFrame, bots: Sequence[str] | None = None, n_boot: int = 2
     q = (1 - confidence) / 2
     lo = np.quantile(boots, q, axis=0) if n_boot else np.full(k, np.nan)
     hi = np.quantile(boots, 1 - q, axis=0) if n_boot else np.full(k, np.nan)
+    alike = np.ptp(boots, axis=0) == 0 if n_boot else np.ones(k, bool)
+    lo[alike] = hi[alike] = np.nan
     games = np.zeros(k, int)
     np.add.at(games, a, 1)
     np.add.at(games, b, 1)
