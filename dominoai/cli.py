@@ -475,7 +475,8 @@ def _add_train(sub) -> None:
                     help="go on in DIR: reuse its dataset (policy, value) and continue from its checkpoint "
                          "(the same settings; a changed one is refused, named)")
     tr.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
-                    help="progress bars on stderr (default on)")
+                    help="progress bars on stderr and, for policy and value, one line per epoch on stdout "
+                         "(default on; --no-progress: only the closing line; the log is in DIR/log.parquet)")
     tr.set_defaults(func=_cmd_train)
 
 
@@ -652,16 +653,17 @@ def _cmd_train_teaching(args) -> int:
         raise _train_usage(e) from None
     except OSError as e:
         raise UsageError(f"cannot write the run's files in {args.out}: {e.strerror or e}") from None
+    from .play.display import plural
     last = res.log[-1]
     part = "held" if args.held_out > 0 else "train"     # without held-out hands: the training rows'
     where = "held-out" if part == "held" else "training-row"
     if policy:
         print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
               f"{where} accuracy {last[part + '_accuracy']:.3f}, loss {last[part + '_loss']:.3f} "
-              f"after {last['epoch']} epochs")
+              f"after {plural(last['epoch'], 'epoch')}")
     else:
         print(f"model: {os.path.join(args.out, 'model.npz')} ({res.model.ident}); "
-              f"{where} mean squared error {last[part + '_mse']:.3f} after {last['epoch']} epochs")
+              f"{where} mean squared error {last[part + '_mse']:.3f} after {plural(last['epoch'], 'epoch')}")
     return 0
 
 

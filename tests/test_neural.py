@@ -278,12 +278,14 @@ def test_train_at_tables_of_three(tmp_path, capsys):
     assert load_model(out / "model.npz").sha256 == m.sha256
 
 
-def test_train_a_value_network_at_tables_of_three(tmp_path):
+def test_train_a_value_network_at_tables_of_three(tmp_path, capsys):
     pytest.importorskip("optax", reason="dominoai train needs the [learn] extra (jax, optax)")
     from dominoai.learn.value import load_value_model
     out = tmp_path / "value3"
     assert main(["train", "--variant", "draw", "--players", "3", "--kind", "value", "--deals", "1", "--rollouts", "1",
                  "--epochs", "1", "--hidden", "8", "--out", str(out), "--no-progress"]) == 0
+    said = capsys.readouterr()
+    assert said.out.endswith(" after 1 epoch\n") and said.out.count("\n") == 1    # --no-progress: the closing line
     m = load_value_model(out / "model.npz", preset="draw")
     assert m.players == 3 and m.header["data"]["hands"] == 3
     assert m.header["training_command"].startswith("dominoai train --variant draw --players 3 --kind value ")
