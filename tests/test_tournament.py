@@ -516,10 +516,13 @@ def test_resume_refuses_a_file_of_another_tournament_or_no_results_file(tmp_path
     kw = dict(variant="block", hands=2, seed=3, progress=False)
     run_tournament(bots=["easy", "medium"], out=out, **kw)
     before = out.read_bytes()
-    with pytest.raises(ValueError, match="holds another tournament"):
+    # each names what the file's run was played with where this one differs
+    with pytest.raises(ValueError, match=r"holds another tournament \(played with bots easy,medium\), not this one"):
         run_tournament(bots=["easy", "hard"], out=out, resume=True, **kw)
-    with pytest.raises(ValueError, match="holds another tournament"):
+    with pytest.raises(ValueError, match=r"holds another tournament \(played with seed 3\), not this one"):
         run_tournament(bots=["easy", "medium"], out=out, resume=True, **dict(kw, seed=4))
+    with pytest.raises(ValueError, match=r"\(played with players 2, other rules, deals 2\)"):
+        run_tournament(bots=["easy", "medium"], out=out, resume=True, **dict(kw, hands=3, players=4))
     assert out.read_bytes() == before
     again = run_tournament(bots=["easy", "medium"], out=out, resume=True, **kw)   # this one
     assert again.played == 0 and out.read_bytes() == before

@@ -559,15 +559,34 @@ def _resumable(manifest: dict, sched, parts: Path) -> set[int]:
     return done_batches(parts)
 
 
+#: the provenance fields that tell two tournaments apart, as a reader names them
+_TOLD_APART = ("variant", "players", "rules", "bots", "mode", "deals", "seed")
+
+
+def _what_differs(old: dict | None, new: dict) -> str:
+    """`` (played with deals 300, seed 1)``: the fields of :data:`_TOLD_APART` in which the
+    provenance ``old`` of a finished run differs from ``new``'s, with
+    ``old``'s values (``rules`` by name only); ``""`` when none is known."""
+    if not old:
+        return ""
+    said = []
+    for k in _TOLD_APART:
+        if k in old and old.get(k) != new.get(k):
+            v = old[k]
+            said.append("other rules" if k == "rules" else
+                        f"bots {','.join(map(str, v))}" if isinstance(v, list) else f"{k} {v}")
+    return f" (played with {', '.join(said)})" if said else ""
+
+
 def _finished(spec: TournamentSpec, ident: str, config: dict, provenance: dict) -> TournamentResult:
     """The result of a run that finished already (``resume`` of a written ``out``).
 
     :raises InputError: ``out`` holds another tournament."""
     prev = load_results(spec.out)     # not a results file: ValueError
     if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
-        raise InputError("out", spec.out, f"{spec.out} holds another tournament, not this one: give another "
-                                          "$out, or replace it (run without $resume, with $overwrite)",
-                         "resume", "overwrite")
+        raise InputError("out", spec.out, f"{spec.out} holds another tournament{_what_differs(prev.provenance, provenance)}"
+                                          ", not this one: give another $out, or replace it (run without "
+                                          "$resume, with $overwrite)", "resume", "overwrite")
     prev.config = config
     if not prev.provenance:
         prev.provenance = provenance
