@@ -448,7 +448,8 @@ class Hand:
             return "the hand is over"
         st = self.match._st
         if not move.replace and st[L.S_NPLAYED] == 0 and move.end not in (0, 1):
-            return f"the lead takes no end ({END_NAMES[move.end]} given)"
+            first = self.explain(Move(move.tile, 0))      # a tile not held (or not allowed) says so first
+            return first if first is not None else f"the lead takes no end ({END_NAMES[move.end]} given)"
         err = int(K.check_move(st, self.match._rv, move.code))
         if err == L.ERR_OK:
             return None
@@ -492,7 +493,7 @@ class Hand:
         code = m.code
         if not m.replace and st[L.S_NPLAYED] == 0:
             if m.end not in (0, 1):
-                raise IllegalMoveError(f"{m}: the lead takes no end ({END_NAMES[m.end]} given)")
+                raise IllegalMoveError(f"{m}: {self.explain(m)}")
             code = m.tile.id * 4 + (1 if orientation and TILE_HIGH[m.tile.id] != TILE_LOW[m.tile.id] else 0)
         if K.try_move(st, self.match._rv, self.match._ev, code) != L.ERR_OK:
             raise IllegalMoveError(f"{m}: {self.explain(m)}")

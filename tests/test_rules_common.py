@@ -144,6 +144,21 @@ def test_later_tile_must_match_an_open_end():
     assert sorted((p, k) for _, p, k in h.ends) == [(5, 0), (6, 1)]
 
 
+def test_a_lead_names_the_first_thing_wrong_with_it():
+    """The lead takes no up or down end; a tile its seat does not hold is
+    refused as not held first, whatever end is named."""
+    deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
+            ["6:5", "5:5", "5:4", "5:3", "4:4", "4:3", "3:3"]]
+    h = Match("block").new_hand(deal=deal, leader=0)
+    assert h.explain("6:6 up") == "the lead takes no end (up given)"
+    assert h.explain("5:5 up") == h.explain("5:5") == "seat 0 does not hold 5:5"
+    with pytest.raises(IllegalMoveError, match="^5:5 up: seat 0 does not hold 5:5$"):
+        h.play("5:5 up")
+    with pytest.raises(IllegalMoveError, match=r"^6:6 down: the lead takes no end \(down given\)$"):
+        h.play("6:6 down")
+    assert h.events == [] and h.seat == 0
+
+
 def test_must_play_no_voluntary_pass():
     """Playing: "A player who can play must play (no voluntary pass ...)"."""
     deal = [["6:6", "0:0", "1:0", "1:1", "2:0", "2:1", "2:2"],
