@@ -92,11 +92,12 @@ class Page:
         """The last table frame the page received for the table on screen."""
         return self.page.evaluate("window.dai.current()")
 
-    def open(self, variant: str, players: int | None = None, alone=True, listed=False) -> str:
+    def open(self, variant: str, players: int | None = None, alone=True, listed=False, target=None) -> str:
         p = self.page
         p.select_option("#open-variant", variant)
         if players is not None:
             p.select_option("#open-players", str(players))
+        p.fill("#open-target", "" if target is None else str(target))
         p.select_option("#open-level", "easy")
         p.set_checked("#open-alone", alone)
         p.set_checked("#open-listed", listed)
@@ -299,6 +300,42 @@ def test_a_hand_in_each_preset_with_draws_and_the_spinner(server, browser, seed)
             if variant == "kozel":
                 assert "carried" in p.page.locator("#badges").inner_text()
         assert p.two_ends, "no tile fitted two ends"
+    finally:
+        p.close()
+
+
+def test_a_short_match_to_a_target_of_ones_own(server, browser, seed):
+    """The form's "Play to" sets the match target (empty: the preset's,
+    shown as the placeholder); a target the rules refuse is said in the
+    lobby and opens nothing. Block to 1 point ends with the first hand
+    that scores, so the results screen follows it."""
+    seed(11)
+    p = Page(browser, server)
+    try:
+        p.goto()
+        p.page.select_option("#open-variant", "block")
+        assert p.page.get_attribute("#open-target", "placeholder") == "100"
+        p.page.select_option("#open-variant", "all_fives")
+        assert p.page.get_attribute("#open-target", "placeholder") == "150"
+        p.page.select_option("#open-variant", "block")
+        p.page.fill("#open-target", "0")
+        p.page.evaluate("document.getElementById('open-target').removeAttribute('min')")   # past the form's check
+        p.page.click("#open-button")
+        p.page.wait_for_function("document.getElementById('lobby-message').textContent.includes('target')",
+                                 timeout=WAIT)
+        assert "target" in p.page.locator("#lobby-message").inner_text()
+        assert p.page.evaluate("document.body.dataset.screen") != "table"
+        p.open("block", 2, target=1)
+        f = p.frame()
+        assert f["rules"]["target"] == 1 and "/ 1" in p.page.locator("#badges").inner_text()
+        while f["status"] != "finished":
+            f = p.play_hand("tap")
+            if f["status"] == "hand_over":
+                p.page.click("#next-hand")
+                f = p.wait_turn()
+        p.page.wait_for_selector("#results table.stats", timeout=WAIT)
+        assert "block" in p.page.locator("#results table.stats").inner_text()
+        assert max(f["match"]["scores"]) >= 1
     finally:
         p.close()
 

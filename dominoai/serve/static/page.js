@@ -378,6 +378,7 @@ function fillForm() {
                                                                          selected: l === "medium" })));
   const players = () => {
     const p = S.presets.find((x) => x.name === vs.value);
+    $("open-target").placeholder = String(p.target);     // empty: the preset's target
     const ps = $("open-players");
     ps.replaceChildren();
     for (let n = p.min_players; n <= p.max_players; n++)
@@ -908,9 +909,10 @@ async function start() {
   $("open-form").addEventListener("submit", (e) => {
     e.preventDefault();
     S.selected = null; S.drawQueue = [];
+    const target = $("open-target").value.trim();
     send({ type: "open", variant: $("open-variant").value, players: +$("open-players").value,
            level: $("open-level").value, alone: $("open-alone").checked, fill: $("open-fill").checked,
-           listed: $("open-listed").checked });
+           listed: $("open-listed").checked, ...(target ? { target: Number(target) } : {}) });
   });
   $("join-form").addEventListener("submit", (e) => {
     e.preventDefault();
