@@ -253,11 +253,11 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     fewer = list(argv)
     fewer[argv.index("--iterations") + 1] = "1"
     assert main([*fewer, "--resume"]) == 2
-    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run has trained 2 iterations, more than "
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'checkpoint.npz'} has trained 2 iterations, more than "
                                        "the 1 of --iterations; give --iterations 2 or more (more go on training "
                                        "from it)\n")
     assert main([*argv, "--resume", "--kl", "0.5"]) == 2
-    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run was made with other settings "
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'checkpoint.npz'} was made with other settings "
                                        "(--kl 0.02); resume with the same settings, or train in another --out\n")
     # a run of another kind is refused in this folder before any play, and writes nothing
     before = sorted(p.name for p in out.iterdir())

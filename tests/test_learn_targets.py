@@ -177,7 +177,7 @@ def test_a_resumed_run_names_the_changed_temperature(tmp_path):
     with pytest.raises(InputError) as e:
         train_policy(d, "block", temperature=2.0, resume=True, **kw)
     assert e.value.fields == ("temperature",)
-    assert str(e.value) == ("the checkpoint in " + tmp_path.name + " was made with other settings (temperature 1.5); "
+    assert str(e.value) == (f"{tmp_path / 'checkpoint.npz'} was made with other settings (temperature 1.5); "
                             "resume with the same settings, or train in another folder")
     assert "(--temperature 1.5)" in str(_train_usage(e.value))
     with pytest.raises(InputError, match=r"other settings \(imitate values, temperature 1.5\)") as e:

@@ -237,7 +237,7 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     # fewer epochs than the checkpoint has trained: refused, naming the option; more go on training it
     fewer = [*args[:-3], "--epochs", "1", "--out", str(out), "--resume", "--no-progress"]
     assert main(fewer) == 2
-    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run has trained 2 epochs, more than the "
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'checkpoint.npz'} has trained 2 epochs, more than the "
                                        "1 of --epochs; give --epochs 2 or more (more go on training from it)\n")
     assert load_model(out / "model.npz").sha256 == m.sha256
     assert main([*args[:-3], "--epochs", "3", "--out", str(out), "--resume", "--no-progress"]) == 0
@@ -247,7 +247,7 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     # every setting of the checkpoint is named by its option, with the value it was trained with
     assert main([*args[:-3], "--epochs", "3", "--hidden", "8", "--learning-rate", "0.01", "--out", str(out),
                  "--resume", "--no-progress"]) == 2
-    assert capsys.readouterr().err == ("dominoai: error: the checkpoint in run was made with other settings "
+    assert capsys.readouterr().err == (f"dominoai: error: {out / 'checkpoint.npz'} was made with other settings "
                                        "(--hidden 16, --learning-rate 0.001); resume with the same settings, or "
                                        "train in another folder\n")
 

@@ -516,12 +516,12 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         state = checkpoint_state(ckpt)
         old = {"players": base, **state["settings"]}
         if old != key_settings:
-            raise other_settings(f"the checkpoint in {Path(checkpoint_dir).name}", old, key_settings,
+            raise other_settings(str(ckpt), old, key_settings,
                                  "resume with the same settings, or train in another --out")
         done = len(state["log"])
         if done > s["iterations"]:
             raise InputError("iterations", s["iterations"],
-                             f"the checkpoint in {Path(checkpoint_dir).name} has trained {done} iterations, "
+                             f"{ckpt} has trained {done} iterations, "
                              f"more than the {s['iterations']} of $iterations; give $iterations {done} or more "
                              "(more go on training from it)")
         params, opt_state, league, log, _ = _load_checkpoint(ckpt, params, opt_state)

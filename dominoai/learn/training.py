@@ -160,9 +160,9 @@ def other_settings(what: str, old: dict, new: dict, hint: str) -> InputError:
     with the file's value; a setting the file had no value for (None) is
     left out while another is named.
 
-    >>> str(other_settings("the checkpoint in run", {"temperature": 1.0, "hidden": [16]},
+    >>> str(other_settings("run/checkpoint.npz", {"temperature": 1.0, "hidden": [16]},
     ...                    {"temperature": 2.0, "hidden": [16]}, "resume with the same settings"))
-    'the checkpoint in run was made with other settings (temperature 1); resume with the same settings'
+    'run/checkpoint.npz was made with other settings (temperature 1); resume with the same settings'
     """
     keys = [k for k in dict.fromkeys([*new, *old]) if old.get(k) != new.get(k)]
     named = [k for k in keys if old.get(k) is not None] or keys
@@ -385,12 +385,12 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
         if upgrade is not None:
             old = upgrade(old)
         if old != settings:
-            raise other_settings(f"the checkpoint in {ckpt.parent.name}", old, settings,
+            raise other_settings(str(ckpt), old, settings,
                                  "resume with the same settings, or train in another folder")
         tree = (params, opt_state, best) if keep_best else (params, opt_state)
         tree, log, _, state = load_checkpoint(ckpt, tree)
         if len(log) > epochs:
-            raise InputError("epochs", epochs, f"the checkpoint in {ckpt.parent.name} has trained {len(log)} "
+            raise InputError("epochs", epochs, f"{ckpt} has trained {len(log)} "
                              f"epochs, more than the {epochs} of $epochs; give $epochs {len(log)} or more "
                              "(more go on training from it)")
         params, opt_state = tree[0], tree[1]
