@@ -584,9 +584,10 @@ def _finished(spec: TournamentSpec, ident: str, config: dict, provenance: dict) 
     :raises InputError: ``out`` holds another tournament."""
     prev = load_results(spec.out)     # not a results file: ValueError
     if not (len(prev.hands) and prev.hands["tournament"].iloc[0] == ident):
-        raise InputError("out", spec.out, f"{spec.out} holds another tournament{_what_differs(prev.provenance, provenance)}"
-                                          ", not this one: give another $out, or replace it (run without "
-                                          "$resume, with $overwrite)", "resume", "overwrite")
+        differs = _what_differs(prev.provenance, provenance)
+        raise InputError("out", spec.out, f"{spec.out} holds another tournament{differs}, not this one: give "
+                                          "another $out, or replace it (run without $resume, with $overwrite)",
+                         "resume", "overwrite")
     prev.config = config
     if not prev.provenance:
         prev.provenance = provenance
