@@ -47,7 +47,10 @@ class VectorEnv:
       points minus the mean of the other sides', the sign turned where low
       is good (Kozel), as in the tournament table. ``reward="sign"``
       gives the sign of that margin instead (-1, 0 or 1 per hand). In match
-      mode it comes at each hand's end.
+      mode it comes at each hand's end; the hands of a match that end
+      before the learner's first decision in it (its seat could not play,
+      or was not reached) come with the reward of that first decision's
+      step, so a match's rewards add up to the margins of its own hands.
     - ``done``: ``bool``, ``(num_envs,)``. A finished game starts again at
       once (the returned ``obs`` is the new game's); ``info`` holds the
       finished games' results (:meth:`step`).
@@ -150,7 +153,8 @@ class VectorEnv:
         hsize = (VK.H_SIZE if self.match else VK.H_SIZE_HAND) if history else 0
         self._hist = np.zeros((N, 2, hsize), np.int64)
         self._all = np.ones(N, np.bool_)
-        self._games = VK.Games(self._st, self._rs, self._meta, self._hist, self._rv, cfg, self._hw)
+        self._carry = np.zeros((N, self._reward.shape[1]), np.float64)
+        self._games = VK.Games(self._st, self._rs, self._meta, self._hist, self._rv, cfg, self._hw, self._carry)
         self._out = VK.Outputs(self.obs, self.mask, self._reward, self.done, self._res, self.final_obs)
         self._scratch = VK.new_scratch(self._reward.shape[1])
         self._seed = check_int("seed", seed, 0)
@@ -212,7 +216,8 @@ class VectorEnv:
         if act.shape != (self.num_envs,) or not np.issubdtype(act.dtype, np.integer):
             raise InputError("actions", actions, f"actions must be {self.num_envs} integers (got shape "
                              f"{act.shape}, dtype {act.dtype})")
-        act = act.astype(np.int64, copy=False)
+        given = act
+        act = act.astype(np.int64, copy=False)  # an unsigned id past int64's range wraps to a negative: illegal
         on = self._all if active is None else np.ascontiguousarray(active, np.bool_)
         if on.shape != (self.num_envs,):
             raise InputError("active", active, f"active must be {self.num_envs} booleans (got shape {on.shape})")
@@ -220,7 +225,8 @@ class VectorEnv:
             g = int(VK.first_illegal(act, on, self.mask))
             if g >= 0:
                 legal = np.flatnonzero(self.mask[g]).tolist()
-                raise InputError("actions", int(act[g]), f"illegal action {int(act[g])} in game {g}; "
+                bad = int(given[g])  # as given, not as wrapped
+                raise InputError("actions", bad, f"illegal action {bad} in game {g}; "
                                  f"its legal actions are {legal}; no game was stepped")
         VK.step_all(self._games, self._out, self._scratch, act, on, float(self.penalty))
         reward = self._reward if self.selfplay else self._reward[:, 0]

@@ -4,7 +4,10 @@
   kernels, with Gymnasium 1.x's next-step autoreset: the step that ends a
   game returns that game's last observation with ``terminated`` True; the
   next step ignores that game's action and returns the new game's first
-  observation, reward 0.
+  observation, reward 0. In match mode, hands of the new match that end
+  before the learner's first decision in it are rewarded on the step of
+  that decision, so an episode's return is the sum of its own hands'
+  margins.
 - :class:`GymEnv`: one game as a ``gymnasium.Env`` (hand or match), for
   Gymnasium's env checker and single-game tools.
 
@@ -93,8 +96,14 @@ class GymVectorEnv(gym.vector.VectorEnv):
         return self._obs(obs, mask), {}
 
     def step(self, actions):
+        """One decision in every game (module docstring for the autoreset).
+
+        :raises InputError: ``actions`` not ``num_envs`` integers (a float
+            action is refused, never truncated), or an illegal action id
+            while ``illegal="raise"``.
+        """
         active = ~self._pending
-        obs, mask, reward, done, info = self.env.step(np.asarray(actions, np.int64), active)
+        obs, mask, reward, done, info = self.env.step(np.asarray(actions), active)
         vec = obs.copy()
         m = mask.astype(np.int8)
         vec[done] = self.env.final_obs[done]
@@ -136,8 +145,13 @@ class GymEnv(gym.Env):
         return {"observation": e.obs[0].copy(), "action_mask": e.mask[0].astype(np.int8)}, {}
 
     def step(self, action):
+        """One decision: ``action`` is an integer action id.
+
+        :raises InputError: a non-integer action (a float is refused, never
+            truncated), or an illegal id while ``illegal="raise"``.
+        """
         e = self.env
-        obs, mask, reward, done, info = e.step(np.array([int(action)], np.int64))
+        obs, mask, reward, done, info = e.step(np.array([action]))
         if done[0]:
             o = {"observation": e.final_obs[0].copy(), "action_mask": np.zeros(N_ACTIONS, np.int8)}
             inf = {k: v[0] for k, v in info.items()}

@@ -48,6 +48,7 @@ class Games(NamedTuple):
     rv: np.ndarray
     cfg: np.ndarray
     hw: np.ndarray
+    carry: np.ndarray
 
 
 class Outputs(NamedTuple):
@@ -586,7 +587,19 @@ def _new_hand(G, x, g):
 
 @njit(cache=True, inline="always")
 def _new_game(G, x, g):
+    for p in range(G.carry.shape[1]):
+        G.carry[g, p] = 0.0
     _fresh_game(G.st, G.rs, G.meta, G.hist, G.rv, G.cfg, x.perm, g)
+
+
+@njit(cache=True, inline="always")
+def _take_carry(G, out, g):
+    """Add game g's carried reward (hands of its match that ended before
+    the learner's first decision) to this step's reward, the step of that
+    decision, and clear it."""
+    for p in range(G.carry.shape[1]):
+        out.reward[g, p] += G.carry[g, p]
+        G.carry[g, p] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -735,9 +748,16 @@ def _settle(G, out, x, g):
         if ended and meta[g, M_DECIDED] == 0 and G.cfg[C_SEAT] != -2:
             meta[g, M_SKIPPED] += 1
             meta[g, M_GAMES] += 1
+        elif not ended and meta[g, M_DECIDED] == 0:
+            # hands of a fresh match that ended before the learner's first
+            # decision: carried to the reward of that decision's step
+            for p in range(acc.shape[0]):
+                G.carry[g, p] += acc[p]
+            return
         else:
             for p in range(acc.shape[0]):
-                out.reward[g, p] += acc[p]
+                out.reward[g, p] += acc[p] + G.carry[g, p]
+                G.carry[g, p] = 0.0
             if not ended:
                 return
             out.done[g] = True
@@ -949,8 +969,10 @@ def step_all(G, out, x, actions, active, penalty):
                 active, penalty, hard, F)
         if not hand_end:
             for g in range(st.shape[0]):
-                if active[g] and st[g, L.S_CUR] < 0:  # the hand is over: score it, deal the next
-                    _settle(G, out, x, g)
+                if active[g]:
+                    _take_carry(G, out, g)
+                    if st[g, L.S_CUR] < 0:  # the hand is over: score it, deal the next
+                        _settle(G, out, x, g)
         b2_outputs(st, meta, out.obs, out.mask, active, 0, st.shape[0], True)
         return
     for g in range(G.st.shape[0]):
@@ -968,6 +990,7 @@ def step_all(G, out, x, actions, active, penalty):
             out.reward[g, s[L.S_CUR] if selfplay else 0] -= penalty
         _hist_move(G.hist, g, v)
         meta[g, M_DECIDED] += 1
+        _take_carry(G, out, g)
         _apply(G, x, G.st[g], v)
         _settle(G, out, x, g)
         _write(G, out, x, g)
