@@ -12,7 +12,8 @@ line to standard error::
 
     dominoai: compiling the engine and the bots' kernels once for this version, about 65 s (later runs load it from the cache)
 
-and shows a progress bar over the steps, naming the kernel being compiled.
+(on a busy machine the time is a range read from the load average:
+:func:`estimate_text`) and shows a progress bar over the steps, naming the kernel being compiled.
 A step that completes leaves a marker file ``warm-<step>.json`` (holding its
 CPU seconds, ``cpu_seconds``: a run paused or starved on a busy machine does
 not inflate the next estimate) in the version's folder of the user cache
@@ -144,7 +145,7 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
     cold = [name for name, _ in steps if not is_warm(name)]
     if cold:
         est = max(1.0, sum(_estimate(name) for name in cold))   # never "about 0 s"
-        stream.write(f"dominoai: compiling {what} once for this version, about {est:.0f} s "
+        stream.write(f"dominoai: compiling {what} once for this version, {estimate_text(est)} "
                      f"(later runs load it from the cache)\n")
         stream.flush()
     helper = None
@@ -178,6 +179,44 @@ def compile_once(steps: Sequence[tuple[str, Callable[[], object]]], what: str = 
         if bar is not None:
             bar.close()
     return cold
+
+
+def _load() -> float:
+    """The machine's load: the 1-minute load average (0.0 where the OS has none)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):  # not Unix
+        return 0.0
+
+
+def _seconds_text(s: float) -> str:
+    return f"{s:.0f} s" if s < 90 else f"{s / 60:.0f} min"
+
+
+def estimate_text(cpu_seconds: float) -> str:
+    """How long compiling ``cpu_seconds`` of CPU should take here, in words.
+
+    On a quiet machine (a 1-minute load average that leaves this process a
+    core) it is ``"about 65 s"``. On a busy one a core is shared by about
+    ``(load + 1) / cores`` processes, so the wall time is given as a range
+    from ``load / cores`` to ``(load + 2) / cores`` times the CPU seconds,
+    with the load it was read from: ``"about 65 s of CPU, 4 to 5 min at this
+    machine's load of 8.0 on 2 cores"``.
+    """
+    cores = max(1, _usable_cores())
+    load = _load()
+    if (load + 1) / cores <= 1.25:
+        return f"about {_seconds_text(cpu_seconds)}"
+    low = cpu_seconds * max(1.0, load / cores)
+    high = cpu_seconds * (load + 2) / cores
+    lo, hi = _seconds_text(low), _seconds_text(high)
+    if lo.endswith(" min") and hi.endswith(" min"):
+        lo = lo.removesuffix(" min")
+    elif lo.endswith(" s") and hi.endswith(" s"):
+        lo = lo.removesuffix(" s")
+    span = hi if lo == hi.split(" ")[0] else f"{lo} to {hi}"
+    return (f"about {_seconds_text(cpu_seconds)} of CPU, {span} at this machine's load of {load:.1f} "
+            f"on {cores} core{'s' if cores != 1 else ''}")
 
 
 def _usable_cores() -> int:

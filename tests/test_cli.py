@@ -323,6 +323,7 @@ def test_compile_once_says_so_only_when_cold(tmp_path, monkeypatch):
     from dominoai import _compile
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the markers' directory, not numba's
+    monkeypatch.setattr(_compile, "_load", lambda: 0.0)  # a quiet machine
     calls = []
 
     def boom():
@@ -384,6 +385,20 @@ def test_a_step_records_its_cpu_seconds_not_the_wall_clock(tmp_path, monkeypatch
     _compile.compile_once([("test-wait", lambda: time.sleep(0.5))], progress=False, stream=io.StringIO())
     d = json.loads(_compile._marker("test-wait").read_text())
     assert set(d) == {"step", "cpu_seconds", "compiled"} and d["cpu_seconds"] < 0.25
+
+
+def test_the_compile_estimate_follows_the_machines_load(monkeypatch):
+    """66 s of CPU on 2 cores: quiet, "about 66 s"; at a load of 8 a core is
+    shared by 4 to 5 processes, so 264 to 330 s."""
+    from dominoai import _compile
+    monkeypatch.setattr(_compile, "_usable_cores", lambda: 2)
+    monkeypatch.setattr(_compile, "_load", lambda: 0.5)
+    assert _compile.estimate_text(66.0) == "about 66 s"
+    monkeypatch.setattr(_compile, "_load", lambda: 8.0)
+    assert _compile.estimate_text(66.0) == ("about 66 s of CPU, 4 to 6 min at this machine's load of 8.0 "
+                                            "on 2 cores")
+    monkeypatch.setattr(_compile, "_load", lambda: 3.0)
+    assert _compile.estimate_text(15.0) == "about 15 s of CPU, 22 to 38 s at this machine's load of 3.0 on 2 cores"
 
 
 def test_a_marker_says_whether_its_step_compiled(tmp_path, monkeypatch):
