@@ -49,6 +49,7 @@ from .tiles import N_TILES, Tile, parse_tile
 
 __all__ = [
     "FORMAT",
+    "SEAT_KINDS",
     "RecordError",
     "RecordMove",
     "parse_analysis",
@@ -66,6 +67,9 @@ __all__ = [
 ]
 
 FORMAT = "dominoai.record/1"
+#: who may sit in a seat (a record's ``seat_kinds``): a person, by the name
+#: they gave, or a bot, by its spec
+SEAT_KINDS = ("person", "bot")
 
 _HAND_KEYS = ("deal", "boneyard", "leader", "moves")
 _MOVE_SHAPES = "a move is {tile, end}, {draw: k}, {pass: true} or {replace: true}"
@@ -145,17 +149,24 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class Record:
-    """A record whose form has been checked (see :func:`load_record`)."""
+    """A record whose form has been checked (see :func:`load_record`).
+
+    ``seats``: one name per seat (a person's name or a bot's spec), or None;
+    ``seat_kinds``: one of :data:`SEAT_KINDS` per seat (``"person"`` or
+    ``"bot"``), or None where the record does not say who sat there."""
 
     rules: Rules
     hands: tuple
     seats: tuple | None = None
     extra: dict = field(default_factory=dict, compare=False)
+    seat_kinds: tuple | None = None
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_record()}
         if self.seats is not None:
             d["seats"] = list(self.seats)
+        if self.seat_kinds is not None:
+            d["seat_kinds"] = list(self.seat_kinds)
         d.update(self.extra)
         d["hands"] = [h.to_dict() for h in self.hands]
         return d
@@ -331,7 +342,8 @@ def parse_record(data) -> Record:
     """Check the form of a record given as a ``dict`` (parsed JSON).
 
     :raises RecordError: not a ``dominoai.record/1`` object, bad or unknown
-        rules, seats of the wrong length, a deal that is not the set (wrong
+        rules, seats or seat kinds of the wrong length, a kind other than
+        ``"person"`` or ``"bot"``, a deal that is not the set (wrong
         hand sizes, unknown or repeated tiles), a missing boneyard in a
         preset that draws, a bad leader or a move of no known shape.
     """
@@ -350,11 +362,27 @@ def parse_record(data) -> Record:
                 or not all(isinstance(s, str) for s in seats):
             raise RecordError(f"seats must be a list of {rules.players} names (one per seat)")
         seats = tuple(seats)
+    kinds = _parse_seat_kinds(data.get("seat_kinds"), seats, rules.players)
     hands = data.get("hands")
     if not isinstance(hands, list):
         raise RecordError("the record needs \"hands\": a list of hands")
-    extra = {k: v for k, v in data.items() if k not in ("format", "rules", "seats", "hands")}
-    return Record(rules, tuple(_parse_hand(h, i, rules) for i, h in enumerate(hands, 1)), seats, extra)
+    extra = {k: v for k, v in data.items() if k not in ("format", "rules", "seats", "seat_kinds", "hands")}
+    return Record(rules, tuple(_parse_hand(h, i, rules) for i, h in enumerate(hands, 1)), seats, extra,
+                  kinds)
+
+
+def _parse_seat_kinds(kinds, seats, players: int) -> tuple | None:
+    if kinds is None:
+        return None
+    shape = f"seat_kinds must be a list of {players} kinds, \"person\" or \"bot\" (one per seat)"
+    if not isinstance(kinds, list) or len(kinds) != players:
+        raise RecordError(f"{shape}, not {json.dumps(kinds)[:60]}")
+    for k in kinds:
+        if k not in SEAT_KINDS:
+            raise RecordError(f"{shape}; {json.dumps(k)[:40]} is not a kind")
+    if seats is None:
+        raise RecordError("seat_kinds needs seats: the names of the people and the specs of the bots")
+    return tuple(kinds)
 
 
 def load_record(source) -> Record:
@@ -575,11 +603,23 @@ def _replay_into(match: Match, rec: Record) -> list:
 
 
 # ---------------------------------------------------------------- writing
-def record_from_match(match: Match, seats: Iterable[str] | None = None) -> dict:
+def record_from_match(match: Match, seats: Iterable[str] | None = None,
+                      seat_kinds: Iterable[str] | None = None) -> dict:
     """The record of a match (as played so far) as a ``dict``: rules, seats,
     and per hand the deal, the boneyard in draw order, the leader and every
     move, forced draws and passes and Dominoball replacements included.
-    ``replay`` of it gives the match's results."""
+    ``replay`` of it gives the match's results.
+
+    :param seats: one name per seat: a person's name or a bot's spec.
+    :param seat_kinds: one of :data:`SEAT_KINDS` per seat (``"person"`` or
+        ``"bot"``; needs ``seats``), written as the record's ``seat_kinds``.
+    :raises ValueError: ``seats`` or ``seat_kinds`` of another length than
+        the players, an unknown kind, kinds without seats.
+
+    >>> rec = record_from_match(Match("block", seed=1), ["easy", "easy"], ["person", "bot"])
+    >>> rec["seats"], rec["seat_kinds"]
+    (['easy', 'easy'], ['person', 'bot'])
+    """
     r = match.rules
     d: dict[str, Any] = {"format": FORMAT, "rules": r.to_record()}
     if seats is not None:
@@ -587,6 +627,14 @@ def record_from_match(match: Match, seats: Iterable[str] | None = None) -> dict:
         if len(seats) != r.players:
             raise ValueError(f"seats: {len(seats)} names given for {r.players} players")
         d["seats"] = seats
+    if seat_kinds is not None:
+        kinds = list(seat_kinds)
+        if seats is None:
+            raise ValueError("seat_kinds: give the seats' names too")
+        if len(kinds) != r.players or any(k not in SEAT_KINDS for k in kinds):
+            raise ValueError(f"seat_kinds: one of {', '.join(SEAT_KINDS)} per seat ({r.players}), "
+                             f"not {kinds!r}")
+        d["seat_kinds"] = kinds
     hands = []
     for h in match.hands:
         moves: list[dict] = []
@@ -677,7 +725,9 @@ def _summary(res: ReplayResult) -> str:
     unit = r.points_unit  # points, recorded points or strikes
     seats = ""
     if rec is not None and rec.seats:
-        seats = " (" + ", ".join(f"{i}: {s}" for i, s in enumerate(rec.seats)) + ")"
+        kinds = rec.seat_kinds or (None,) * len(rec.seats)
+        seats = " (" + ", ".join(f"{i}: {s}" + (f" [{k}]" if k else "") for i, (s, k)
+                                 in enumerate(zip(rec.seats, kinds))) + ")"
     pairs = ", pairs 0+2 v 1+3" if r.partnerships else ""
     out = [f"{r.preset}: {r.players} players{pairs}{seats}; target {r.target}"]
     for hi, (h, hres) in enumerate(zip(match.hands, res.hands)):

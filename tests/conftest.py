@@ -157,3 +157,54 @@ def _wait_for_warm_groups(request, tmp_path_factory, _compile_once_across_worker
             deadline = time.monotonic() + _WAIT_SECONDS
             while not (shared / f"warm-done-{g}").exists() and time.monotonic() < deadline:
                 time.sleep(0.2)
+
+
+# ------------------------------------------------------------- a running server
+class _LiveServer:
+    """``dominoai serve``'s app on uvicorn in a thread, on a free port of
+    127.0.0.1, over the SQLite file ``db``; bots think in one thread and
+    move without a pause."""
+
+    def __init__(self, db: Path):
+        import socket
+        import threading
+        from concurrent.futures import ThreadPoolExecutor
+
+        import uvicorn
+
+        from dominoai.serve.app import create_app
+        self.db = db
+        self.pool = ThreadPoolExecutor(1)
+        self.app = create_app(db, pool=self.pool, bot_pause=0.0)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    def __enter__(self):
+        from dominoai.serve.app import warm_engine
+        warm_engine()
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(30)
+        self.pool.shutdown(wait=True)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A running ``dominoai serve`` (``.url``, ``.ws_url``, ``.port``, ``.db``,
+    ``.app``), one per test module; needs the serve extra."""
+    for mod in ("starlette", "uvicorn", "websockets"):
+        pytest.importorskip(mod, reason="dominoai serve needs the serve extra")
+    with _LiveServer(tmp_path_factory.mktemp("live") / "serve.sqlite3") as srv:
+        yield srv

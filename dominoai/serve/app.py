@@ -73,13 +73,16 @@ def warm_engine() -> None:
 def presets_view() -> dict:
     """What the page's "open a table" form offers: ``presets`` (per preset its
     ``name``, default ``players``, allowed ``min_players`` and ``max_players``,
-    ``target``, ``drawing`` and ``end_scoring``) and the bot ``levels``."""
-    out = []
+    ``target``, ``drawing`` and ``end_scoring``), the bot ``levels``, and
+    ``targets``: per preset, the match target at each number of players it
+    allows (``{"draw": {"2": 100, "3": 61, "4": 61}, ...}``)."""
+    out, targets = [], {}
     for name, (_, players, (lo, hi), _) in PRESETS.items():
         r = get_rules(name)
         out.append({"name": name, "players": players, "min_players": lo, "max_players": hi,
                     "target": r.target, "drawing": r.drawing, "end_scoring": r.end_scoring})
-    return {"presets": out, "levels": list(LEVELS)}
+        targets[name] = {str(n): get_rules(name, players=n).target for n in range(lo, hi + 1)}
+    return {"presets": out, "levels": list(LEVELS), "targets": targets}
 
 
 def tiles_svg() -> str:

@@ -4,7 +4,8 @@ Four tables: ``guests`` (a cookie's token, the name, the stats as
 ``dominoai.stats/1`` counts), ``tables`` (the code, the settings, who sits
 in each seat, the status and the match so far as a ``dominoai.record/1``
 record, written after every move), ``records`` (every finished hand: the
-record of the match up to that hand, with the seats' names or bot specs)
+record of the match up to that hand, with the seats' names or bot specs
+and their kinds, person or bot)
 and nothing else. Every write is one transaction, so a server killed at
 any moment restarts with every table at its last move.
 """
@@ -157,7 +158,9 @@ class Store:
         """Write, for each table with a finished hand, the record of its match
         up to its last finished hand as ``table-<id>.json`` in ``directory``
         (created if needed), for ``dominoai replay``, ``dominoai view`` and
-        training. Returns the files written.
+        training. Returns the files written. Each record says who sat in
+        each seat (``seat_kinds``: a person or a bot); a hand stored before
+        records said so takes the kinds from its table.
 
         :raises OSError: the folder or a file cannot be written.
         """
@@ -166,6 +169,11 @@ class Store:
         last: dict = {}
         for r in self.records():
             last[r["table"]] = r["record"]
+        bots = {t["id"]: ((t["record"] or {}).get("play") or {}).get("bots") for t in self.tables()}
+        for tid, rec in last.items():
+            b = bots.get(tid)
+            if "seat_kinds" not in rec and isinstance(b, list) and len(b) == len(rec.get("seats") or ()):
+                rec["seat_kinds"] = ["person" if x is None else "bot" for x in b]
         out = []
         for tid, rec in sorted(last.items()):
             path = directory / f"table-{tid}.json"

@@ -400,11 +400,16 @@ class Table:
         if entries is not None:
             self.analyses.append((h.index, at, entries))
 
+    def seat_kinds(self) -> list[str]:
+        """Each seat's kind: ``"person"`` or ``"bot"`` (a record's ``seat_kinds``)."""
+        return ["person" if b is None else "bot" for b in self.meta["bots"]]
+
     def record(self) -> dict:
         """The match so far as a ``dominoai.record/1`` record (a ``dict``): the
-        seats' names or bot specs, the analyses kept, ``meta`` as ``"play"``."""
+        seats' names or bot specs with their kinds (``seat_kinds``: who sat
+        there, a person or a bot), the analyses kept, ``meta`` as ``"play"``."""
         from ..tournament.loop import add_analysis
-        rec = record_from_match(self.match, self.names())
+        rec = record_from_match(self.match, self.names(), self.seat_kinds())
         if self.analyses:
             add_analysis(rec, self.analyses)
         rec["play"] = self.meta

@@ -8,7 +8,11 @@
 const SVGNS = "http://www.w3.org/2000/svg";
 const END_INDEX = { left: 0, right: 1, up: 2, down: 3 };
 const END_KEYS = { l: "left", r: "right", u: "up", d: "down" };
-const MAX_UNIT_PX = 30;       // the largest drawing of a layout unit (a tile is 2 units long)
+// the largest drawing of a layout unit (a tile is 2 units long), in px: on a
+// small board MIN_UNIT_CAP; on a wide one the board's width / UNITS_ACROSS
+// (and its height / UNITS_DOWN), up to MAX_UNIT_CAP
+const MIN_UNIT_CAP = 30, MAX_UNIT_CAP = 60, UNITS_ACROSS = 26, UNITS_DOWN = 10;
+const MAX_HAND_PX = 52;       // the widest tile of the person's hand
 const MAX_BACKS = 10;         // face-down tiles drawn per opponent (the count is written)
 
 const S = {
@@ -23,6 +27,7 @@ const S = {
   sentAt: -1,                 // the `moves` count of the position a move was sent for
   pending: null,              // the tile a move was sent with (it shakes if refused)
   lastMoves: {},              // code -> the `moves` count drawn last
+  boardShown: null,           // "code:hand" whose sheet (or results) is put aside to see the board
 };
 
 const $ = (id) => document.getElementById(id);
@@ -132,9 +137,12 @@ function walk(chain, start, d, f, lo, hi, armOf) {
   return out;
 }
 
-function lineLayout(events, spinner, width = 26, height = 16) {
+// The line's arms, ready to be laid at any table size: the root tile (the
+// lead, or the spinner), the tiles east and west of it along the row, and
+// the spinner's up and down arms.
+function prepare(events, spinner) {
   const [lead, ch] = chains(events, spinner);
-  if (lead === null) return [];
+  if (lead === null) return null;
   const row = ch[0].slice().reverse().map(([t, near, far, o]) => [t, far, near, o, "left"]);
   row.push([lead[0], lead[1], lead[2], 0, "lead"]);
   for (const [t, near, far, o] of ch[1]) row.push([t, near, far, o, "right"]);
@@ -149,28 +157,56 @@ function lineLayout(events, spinner, width = 26, height = 16) {
   const armOf = {};
   for (const e of row) armOf[e[3]] = e[4];
   armOf[root[3]] = "root";
-  const hw = width / 2;
-  const [t, lp, rp, o] = root;
-  let out, eStart, wStart;
-  if (isDouble(t)) {
-    out = [{ tile: t, a: lp, b: rp, x: 0, y: 0, dx: 0, dy: 1, arm: "root", order: o }];
-    eStart = 0.5; wStart = -0.5;
-  } else {
-    out = [{ tile: t, a: lp, b: rp, x: 0, y: 0, dx: 1, dy: 0, arm: "root", order: o }];
-    eStart = 1.0; wStart = -1.0;
-  }
-  if (!spinner) {
-    out = out.concat(walk(east, [eStart, 0], [1, 0], [0, 1], -hw, hw, armOf),
-                     walk(west, [wStart, 0], [-1, 0], [0, -1], -hw, hw, armOf));
-  } else {
-    const hh = height / 2;
+  if (spinner) {
     for (const e of ch[2]) armOf[e[3]] = "up";
     for (const e of ch[3]) armOf[e[3]] = "down";
-    out = out.concat(walk(east, [eStart, 0], [1, 0], [0, -1], 1.5, hw, armOf),
-                     walk(west, [wStart, 0], [-1, 0], [0, 1], -hw, -1.5, armOf),
-                     walk(ch[2], [0, -1], [0, -1], [-1, 0], -hh, -1.5, armOf),
-                     walk(ch[3], [0, 1], [0, 1], [1, 0], 1.5, hh, armOf));
   }
+  const [t, lp, rp, o] = root;
+  const dbl = isDouble(t);
+  return { spinner: !!spinner, east, west, up: ch[2], down: ch[3], armOf,
+           root: { tile: t, a: lp, b: rp, x: 0, y: 0, dx: dbl ? 0 : 1, dy: dbl ? 1 : 0, arm: "root", order: o },
+           eStart: dbl ? 0.5 : 1.0, wStart: dbl ? -0.5 : -1.0 };
+}
+
+// A tile laid after the last of an arm: where a tile played on that end goes
+const GHOST = ["1:0", 0, 1, -1];
+function withGhost(chain, ghost) { return ghost ? chain.concat([GHOST]) : chain; }
+function splitGhost(tiles, ghost) { return ghost ? [tiles.slice(0, -1), tiles.slice(-1)] : [tiles, []]; }
+
+// the row's tiles east and west of the root on a table `width` wide, its
+// edges moved `shift` right; with `ends` (a Set of end names), also the
+// places of a tile played on the left and right ends: [tiles, places]
+function rowArms(pr, width, shift, ends = null) {
+  const hw = width / 2;
+  const ge = !!ends && ends.has("right"), gw = !!ends && ends.has("left");
+  // the x range each half of the row may use (beside a spinner, it stays off the up and down arms)
+  const eastX = pr.spinner ? [1.5, hw + shift] : [-hw + shift, hw + shift];
+  const westX = pr.spinner ? [-hw + shift, -1.5] : [-hw + shift, hw + shift];
+  const [e, pe] = splitGhost(walk(withGhost(pr.east, ge), [pr.eStart, 0], [1, 0], [0, pr.spinner ? -1 : 1],
+                                  eastX[0], eastX[1], pr.armOf), ge);
+  const [w, pw] = splitGhost(walk(withGhost(pr.west, gw), [pr.wStart, 0], [-1, 0], [0, pr.spinner ? 1 : -1],
+                                  westX[0], westX[1], pr.armOf), gw);
+  return [e.concat(w), pe.concat(pw)];
+}
+
+// the spinner's up and down arms on a table `height` high (and the places
+// of the up and down ends in `ends`): [tiles, places]
+function spinnerArms(pr, height, ends = null) {
+  if (!pr.spinner) return [[], []];
+  const hh = height / 2;
+  const gu = !!ends && ends.has("up"), gd = !!ends && ends.has("down");
+  const [u, pu] = splitGhost(walk(withGhost(pr.up, gu), [0, -1], [0, -1], [-1, 0], -hh, -1.5, pr.armOf), gu);
+  const [d, pd] = splitGhost(walk(withGhost(pr.down, gd), [0, 1], [0, 1], [1, 0], 1.5, hh, pr.armOf), gd);
+  return [u.concat(d), pu.concat(pd)];
+}
+
+// `shift` moves the table's edges right (the line's root stays at x = 0):
+// the table spans -width/2 + shift .. width/2 + shift. The server lays the
+// line out without one.
+function lineLayout(events, spinner, width = 26, height = 16, shift = 0) {
+  const pr = prepare(events, spinner);
+  if (pr === null) return [];
+  const out = [{ ...pr.root }].concat(rowArms(pr, width, shift)[0], spinnerArms(pr, height)[0]);
   out.sort((p, q) => p.order - q.order);
   if (out.length) out[out.length - 1].last = true;
   for (const p of out) {
@@ -187,40 +223,95 @@ function box(p) {
 
 // The line at `width`, with a dashed place at every open end: the place is
 // where a tile laid on that end would go (a tile that is not a double).
-function layWithPlaces(hand, width, height) {
-  const line = lineLayout(hand.events, hand.spinner, width, height);
+function placesFor(hand, width, height, shift) {
   const places = [];
-  if (!line.length) {
+  if (!hand.events.some((e) => e.kind === "play")) {
     places.push({ end: null, pip: null, x: 0, y: 0, dx: 1, dy: 0 });
-  } else {
-    for (const e of hand.ends) {
-      const other = (e.pip + 1) % 7;
-      const ghost = { kind: "play", tile: tileName(e.pip, other), end: e.end };
-      const lay = lineLayout(hand.events.concat([ghost]), hand.spinner, width, height);
-      const p = lay[lay.length - 1];
-      places.push({ end: e.end, pip: e.pip, x: p.x, y: p.y, dx: p.dx, dy: p.dy });
-    }
+    return places;
   }
-  return [line, places];
+  for (const e of hand.ends) {
+    const other = (e.pip + 1) % 7;
+    const ghost = { kind: "play", tile: tileName(e.pip, other), end: e.end };
+    const lay = lineLayout(hand.events.concat([ghost]), hand.spinner, width, height, shift);
+    const p = lay[lay.length - 1];
+    places.push({ end: e.end, pip: e.pip, x: p.x, y: p.y, dx: p.dx, dy: p.dy });
+  }
+  return places;
 }
 
-// the table's width and height (units) whose layout draws the tiles largest
-// in a board of bw x bh pixels (the height bounds the spinner's up and down arms)
-function fitLayout(hand, bw, bh) {
-  let best = null;
-  const heights = hand.spinner ? [4, 6, 8, 10, 12, 14, 16, 20, 24, 30] : [16];
-  for (let w = 6; w <= 40; w += 1) for (const ht of heights) {
-    const [line, places] = layWithPlaces(hand, w, ht);
-    let mx = 1, my = 0.5;
-    for (const p of line.concat(places)) {
-      const [x0, y0, x1, y1] = box(p);
-      mx = Math.max(mx, -x0, x1); my = Math.max(my, -y0, y1);
-    }
-    const uw = 2 * mx + 0.6, uh = 2 * my + 0.6;         // centred on the root tile
-    const scale = Math.min(bw / uw, bh / uh);
-    if (!best || scale > best.scale + 1e-9) best = { scale, line, places, uw, uh, width: w, height: ht };
+function bounds(items) {
+  let x0 = -1, y0 = -0.5, x1 = 1, y1 = 0.5;
+  for (const p of items) {
+    const [a, b, c, d] = box(p);
+    x0 = Math.min(x0, a); y0 = Math.min(y0, b); x1 = Math.max(x1, c); y1 = Math.max(y1, d);
   }
-  return best;
+  return [x0, y0, x1, y1];
+}
+
+// tiles off the line's straight arms: the tiles of the rows after a turn
+function turned(line) {
+  let n = 0;
+  for (const p of line) {
+    const upright = p.arm === "up" || p.arm === "down";
+    if (Math.abs(upright ? p.x : p.y) > 1e-6) n += 1;
+  }
+  return n;
+}
+
+// the largest drawing of a unit (px) on a board of bw x bh pixels
+function unitCap(bw, bh) {
+  return Math.max(MIN_UNIT_CAP, Math.min(MAX_UNIT_CAP, bw / UNITS_ACROSS, bh / UNITS_DOWN));
+}
+
+// How the line is drawn in a board of bw x bh pixels: the table's width,
+// shift (its edges moved right: the line need not be centred on its root)
+// and height (the spinner's up and down arms) at which the line and its
+// places are drawn largest, up to unitCap(); of those, the straightest (the
+// fewest tiles after a turn). `withPlaces`: false leaves the places out (a
+// hand that is over). Returns {scale (px a unit), line, places, cx, cy (the
+// centre of their box, units), width, height, shift}.
+function fitLayout(hand, bw, bh, withPlaces = true) {
+  const M = 0.3;                                          // a margin around the line, units
+  const cap = unitCap(bw, bh);
+  const scaleOf = ([x0, y0, x1, y1]) => Math.min(cap, bw / (x1 - x0 + 2 * M), bh / (y1 - y0 + 2 * M));
+  const done = (w, ht, shift) => {
+    const line = lineLayout(hand.events, hand.spinner, w, ht, shift);
+    const places = withPlaces ? placesFor(hand, w, ht, shift) : [];
+    const b = bounds(line.concat(places));
+    return { scale: scaleOf(b), line, places, bend: turned(line), cx: (b[0] + b[2]) / 2, cy: (b[1] + b[3]) / 2,
+             width: w, height: ht, shift };
+  };
+  const pr = prepare(hand.events, hand.spinner);
+  if (pr === null) return done(26, 16, 0);
+  const ends = withPlaces ? new Set(hand.ends.map((e) => e.end)) : null;
+  // the row's arms depend on the width and shift only, the spinner's on the height only
+  const heights = hand.spinner ? [30, 24, 20, 16, 14, 12, 10, 8, 6, 4] : [16];
+  const upright = heights.map((ht) => {
+    const [tiles, places] = spinnerArms(pr, ht, ends);
+    return { ht, box: bounds(tiles.concat(places, [pr.root])), bend: turned(tiles) };
+  });
+  // the row's reach east and west of the root if it never turned, with the places at its ends
+  const [sx0, , sx1] = bounds(rowArms(pr, 1000, 0, ends).flat());
+  let best = null;
+  for (let w = 60; w >= 6; w -= 1) {
+    const hw = w / 2, room = hand.spinner ? 3 : 2.5;     // the least room kept on each side of the root
+    const shifts = [0];
+    const centred = Math.max(-(hw - room), Math.min(hw - room, (sx1 + sx0) / 2));
+    if (Math.abs(centred) > 1e-9) shifts.push(centred);
+    for (const shift of shifts) {
+      const [tiles, places] = rowArms(pr, w, shift, ends);
+      const rb = bounds(tiles.concat(places)), rbend = turned(tiles);
+      for (const u of upright) {
+        const b = [Math.min(rb[0], u.box[0]), Math.min(rb[1], u.box[1]), Math.max(rb[2], u.box[2]),
+                   Math.max(rb[3], u.box[3])];
+        const scale = scaleOf(b), bend = rbend + u.bend;
+        if (!best || scale > best.scale + 1e-9 || (scale >= best.scale - 1e-9 && bend < best.bend))
+          best = { scale, bend, w, ht: u.ht, shift };
+        if (best.scale >= cap - 1e-9 && best.bend === 0) return done(best.w, best.ht, best.shift);
+      }
+    }
+  }
+  return done(best.w, best.ht, best.shift);
 }
 
 // ------------------------------------------------------------------ connection
@@ -344,7 +435,7 @@ function renderLobby(tables) {
   list.replaceChildren();
   if (!tables.length) list.append(el("li", { class: "muted", text: "No table is waiting." }));
   for (const t of tables) {
-    const seats = t.seats.map((n) => n === null ? "free" : n).join(", ");
+    const seats = t.seats.map((n) => n === null ? "free" : personName(n)).join(", ");
     list.append(el("li", { class: "lobby-table", "data-code": t.code },
       el("span", { text: `${variantLabel(t.variant)}, ${t.players} players, bots ${t.level}: ${seats}` }),
       el("button", { type: "button", onclick: () => { S.code = t.code; send({ type: "join", code: t.code }); },
@@ -378,23 +469,46 @@ function fillForm() {
                                                                          selected: l === "medium" })));
   const players = () => {
     const p = S.presets.find((x) => x.name === vs.value);
-    $("open-target").placeholder = String(p.target);     // empty: the preset's target
     const ps = $("open-players");
     ps.replaceChildren();
     for (let n = p.min_players; n <= p.max_players; n++)
       ps.append(el("option", { value: n, text: String(n), selected: n === p.players }));
+    target();
   };
   vs.onchange = players;
+  $("open-players").onchange = target;
   players();
 }
 
+// the placeholder of "Play to": the game's target at the number of players chosen
+function target() {
+  const name = $("open-variant").value;
+  const p = S.presets.find((x) => x.name === name);
+  const n = $("open-players").value;
+  const t = S.targets && S.targets[name] && S.targets[name][n];
+  $("open-target").placeholder = String(t === undefined ? p.target : t);   // empty: that target
+}
+
 // ------------------------------------------------------------------ the table
+// A person's name that could be taken for a bot's label, or for the page's "You"
+const LOOKS_LIKE_A_BOT = /\bbots?\b|^\s*you\s*$/i;
+function personName(name) { return LOOKS_LIKE_A_BOT.test(name) ? `${name} (person)` : name; }
+
+// A seat as the page names it: "You"; a bot by its spec, "(bot)"; a person
+// by their name, "(person)" added when the name reads like a bot's label;
+// the seat's number where another seat of the same kind has the same name.
 function seatName(f, s) {
   const st = f.seats[s];
   if (st.you) return "You";
   if (st.name === null) return "free seat";
-  return st.bot ? `${st.name} (bot)` : st.name;
+  const twin = f.seats.some((o) => o.seat !== st.seat && !o.you && o.name === st.name && !o.bot === !st.bot);
+  if (st.bot) return `${st.name} (bot${twin ? `, seat ${s}` : ""})`;
+  const tags = [];
+  if (LOOKS_LIKE_A_BOT.test(st.name)) tags.push("person");
+  if (twin) tags.push(`seat ${s}`);
+  return tags.length ? `${st.name} (${tags.join(", ")})` : st.name;
 }
+function seatKind(f, s) { const st = f.seats[s]; return st.name === null ? "free" : st.bot ? "bot" : "person"; }
 function sideName(f, side) {
   if (f.rules.partnerships) {
     const mine = f.seat !== null && f.seat % 2 === side;
@@ -447,15 +561,17 @@ function drawTable() {
   if (f.status === "waiting") renderWaiting(f);
   renderBadges(f);
   renderOthers(f);
-  renderBoard(f);
   renderBoneyard(f);
   renderActions(f);
   renderHand(f);
   renderTopline();
-  $("sheet").hidden = f.status !== "hand_over";
-  if (f.status === "hand_over") renderSheet(f);
-  $("results").hidden = f.status !== "finished";
-  if (f.status === "finished") renderResults(f);
+  $("table").style.setProperty("--bar-h", `${$("bar").offsetHeight}px`);   // the panels start below it
+  renderBoard(f);         // last: the board takes the room the others leave
+  const aside = boardShown(f);
+  $("sheet").hidden = f.status !== "hand_over" || aside;
+  if (f.status === "hand_over" && !aside) renderSheet(f);
+  $("results").hidden = f.status !== "finished" || aside;
+  if (f.status === "finished" && !aside) renderResults(f);
   $("paused").hidden = !S.paused;
   if (h) S.seen[f.code] = { hand: h.index, step: h.step, tiles: h.tiles.slice() };
 }
@@ -476,8 +592,9 @@ function trackDraws(f) {
 
 function renderWaiting(f) {
   const link = `${location.origin}${location.pathname}#join=${encodeURIComponent(f.code)}`;
-  const seats = f.seats.map((s) => el("li", { text: `seat ${s.seat}: ${s.name === null ? "free" : s.name}` +
-                                                     (s.you ? " (you)" : "") }));
+  const seats = f.seats.map((s) => el("li", { "data-kind": seatKind(f, s.seat),
+                                              text: `seat ${s.seat}: ${s.name === null ? "free" : personName(s.name)}` +
+                                                    (s.you ? " (you)" : "") }));
   $("waiting").replaceChildren(
     el("h2", { text: "Waiting for people" }),
     el("p", { text: "Give your friends the code or the link:" }),
@@ -518,13 +635,25 @@ function renderOthers(f) {
     const turn = h && h.to_move === s;
     const partner = f.rules.partnerships && (s + 2) % 4 === mine;
     const backs = el("div", { class: "backs" });
-    for (let i = 0; i < Math.min(count, MAX_BACKS); i++) {   // the count is in the name
-      const b = backSvg();
-      b.classList.add("tile", "back");
-      backs.append(b);
+    const shown = f.result && f.status !== "playing" ? f.result.tiles[s] : null;
+    if (shown) {                                             // the hand is over: every tile is shown
+      backs.classList.add("shown");
+      for (const t of shown) {
+        const u = uprightSvg(t);
+        u.classList.add("tile", "shown");
+        u.setAttribute("aria-label", t); u.setAttribute("role", "img"); u.removeAttribute("aria-hidden");
+        backs.append(u);
+      }
+    } else {
+      for (let i = 0; i < Math.min(count, MAX_BACKS); i++) {   // the count is in the name
+        const b = backSvg();
+        b.classList.add("tile", "back");
+        backs.append(b);
+      }
     }
     const label = `${seatName(f, s)}${partner ? " (partner)" : ""}: ${count} tile${count === 1 ? "" : "s"}`;
-    out.push(el("div", { class: "other" + (turn ? " to-move" : ""), "data-seat": s, "aria-label": label },
+    out.push(el("div", { class: "other" + (turn ? " to-move" : ""), "data-seat": s, "data-kind": seatKind(f, s),
+                         "aria-label": label },
       el("span", { class: "name", text: `${seatName(f, s)}${partner ? " ★" : ""} · ${count}` }), backs));
   }
   $("others").replaceChildren(...out);
@@ -538,12 +667,11 @@ function renderBoard(f) {
   board.replaceChildren();
   if (!h) return;
   const bw = board.clientWidth || 300, bh = board.clientHeight || 200;
-  const fit = fitLayout(h, bw, bh);
-  // never larger than MAX_UNIT_PX per unit; centred on the root tile
-  const uw = Math.max(fit.uw, bw / MAX_UNIT_PX), uh = Math.max(fit.uh, bh / MAX_UNIT_PX);
-  const svg = sv("svg", { viewBox: `${-uw / 2} ${-uh / 2} ${uw} ${uh}`, role: "img",
+  const fit = fitLayout(h, bw, bh, f.status === "playing");
+  const uw = bw / fit.scale, uh = bh / fit.scale;       // centred on the line and its places
+  const svg = sv("svg", { viewBox: `${fit.cx - uw / 2} ${fit.cy - uh / 2} ${uw} ${uh}`, role: "img",
                           "aria-label": `The line: ${fit.line.map((p) => p.tile).join(", ") || "no tile yet"}`,
-                          "data-width": fit.width, "data-height": fit.height });
+                          "data-width": fit.width, "data-height": fit.height, "data-shift": fit.shift });
   for (const p of fit.line) {
     const g = face(p.a, p.b, p.last);
     const ang = Math.atan2(p.dy, p.dx) * 180 / Math.PI;
@@ -596,7 +724,30 @@ function renderActions(f) {
   if (h && f.status === "playing" && h.your_turn && h.replace)
     out.push(el("button", { type: "button", id: "replace-button", onclick: () => sendPlay({ replace: true }),
                             text: "Replace a tile" }));
+  if (boardShown(f)) {      // the sheet (or the results) put aside: the way back, and the next hand
+    out.push(el("button", { type: "button", id: "sheet-show", onclick: () => showBoard(false),
+                            text: f.status === "finished" ? "Show the results" : "Show the sheet" }));
+    if (f.status === "hand_over" && !(f.seat !== null && f.ready.includes(f.seat)))
+      out.push(el("button", { type: "button", id: "next-hand-bar", onclick: nextHand, text: "NEXT HAND" }));
+  }
   $("actions").replaceChildren(...out);
+}
+
+// whether the person put the hand's sheet (or the match's results) aside to look at the board
+function boardShown(f) {
+  return (f.status === "hand_over" || f.status === "finished") && S.boardShown === `${f.code}:${f.match.hands}`;
+}
+function showBoard(on) {
+  const f = current();
+  if (!f || (f.status !== "hand_over" && f.status !== "finished")) return;
+  S.boardShown = on ? `${f.code}:${f.match.hands}` : null;
+  renderTable();
+  const to = on ? $("sheet-show") : document.querySelector("#sheet-hide");
+  if (to) to.focus();
+}
+function boardButton() {
+  return el("button", { type: "button", id: "sheet-hide", class: "secondary", onclick: () => showBoard(true),
+                        text: "See the board" });
 }
 
 function renderHand(f) {
@@ -611,7 +762,7 @@ function renderHand(f) {
   const tiles = h.tiles.filter((t) => !hidden.has(t));
   const playing = f.status === "playing" && h.your_turn && !S.drawQueue.length;
   const room = (box.clientWidth || window.innerWidth) - 16;
-  const tw = Math.max(8, Math.min(34, Math.floor(room / Math.max(tiles.length, 1)) - 4,
+  const tw = Math.max(8, Math.min(MAX_HAND_PX, Math.floor(room / Math.max(tiles.length, 1)) - 4,
                                    Math.floor(window.innerHeight / 13)));
   box.style.setProperty("--tw", `${tw}px`);
   for (const t of tiles) {
@@ -674,7 +825,7 @@ function sheetTiles(tiles) {
 function renderSheet(f) {
   const r = f.result;
   const h = f.hand;
-  const rows = f.seats.map((st, s) => el("div", { class: "sheet-seat", "data-seat": s },
+  const rows = f.seats.map((st, s) => el("div", { class: "sheet-seat", "data-seat": s, "data-kind": seatKind(f, s) },
     el("span", { class: "who", text: seatName(f, s) }), sheetTiles(r.tiles[s]),
     el("span", { class: "pips", text: `${r.pips[s]} pips` })));
   const sides = r.points.map((p, i) => el("li", { text: `${sideName(f, i)}: ${p} this hand, ${f.match.scores[i]} ` +
@@ -687,7 +838,8 @@ function renderSheet(f) {
     el("ul", { class: "list points" }, ...sides),
     el("div", { class: "buttons" },
       ready ? el("span", { class: "muted", text: `Waiting for ${waitingFor.join(", ")}` })
-            : el("button", { type: "button", id: "next-hand", onclick: nextHand, text: "NEXT HAND" })));
+            : el("button", { type: "button", id: "next-hand", onclick: nextHand, text: "NEXT HAND" }),
+      boardButton()));
 }
 
 function renderResults(f) {
@@ -708,7 +860,8 @@ function renderResults(f) {
       : mine.length ? statsTable(mine) : el("p", { class: "muted", text: "No finished match yet." }),
     el("div", { class: "buttons" },
       el("button", { type: "button", id: "new-game", onclick: newGame, text: "NEW GAME" }),
-      el("button", { type: "button", onclick: leaveToLobby, text: "Lobby" })));
+      el("button", { type: "button", onclick: leaveToLobby, text: "Lobby" }),
+      boardButton()));
 }
 
 // ------------------------------------------------------------------ actions
@@ -865,6 +1018,7 @@ function onKey(e) {
   }
   if (!f) return;
   if (k === "n" && f.status === "hand_over") { nextHand(); return; }
+  if (k === "s" && (f.status === "hand_over" || f.status === "finished")) { showBoard(!boardShown(f)); return; }
   if (k === "b" && S.drawQueue.length) { drawOne(); return; }
   if (k === "p") { togglePause(); return; }
   if (S.selected && END_KEYS[k]) { tapPlace(END_KEYS[k]); return; }
@@ -899,7 +1053,7 @@ async function start() {
   } catch (err) { /* the tiles' pips are missing; the page still plays */ }
   try {
     const p = await (await fetch("api/presets")).json();
-    S.presets = p.presets; S.levels = p.levels;
+    S.presets = p.presets; S.levels = p.levels; S.targets = p.targets || {};
     fillForm();
   } catch (err) { /* the open form stays empty */ }
   try { await fetch("api/me"); } catch (err) { /* the websocket sets the cookie too */ }
