@@ -1,8 +1,14 @@
-"""Writing files whole or not at all: one temporary file in the same folder,
-moved into place with :func:`os.replace` only once fully written, so a reader
-(or a resume after a kill) never sees half a file, and a failure leaves none.
-Used by the tournament's results and parts, the terminal game's saved match
-and statistics, and the pictures and viewer pages."""
+"""Files: where the user's data lives, and writing a file whole or not at all.
+
+:func:`atomic_write` writes one temporary file in the same folder, moved into
+place with :func:`os.replace` only once fully written, so a reader (or a
+resume after a kill) never sees half a file, and a failure leaves none. It
+is the one atomic write of the package: the tournament's results and parts,
+a study's tables, the learners' models and logs, the terminal game's saved
+match and statistics, the server's exported records, the pictures and
+viewer pages. :func:`user_data_path` is the user data folder that
+``dominoai play`` and ``dominoai serve`` keep their files in.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,27 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["atomic_write", "atomic_write_text", "nearest_existing", "is_npz"]
+__all__ = ["ENV_DATA_DIR", "user_data_path", "atomic_write", "nearest_existing", "is_npz"]
+
+#: the environment variable that names the user data folder
+ENV_DATA_DIR = "DOMINOAI_DATA_DIR"
+
+
+def user_data_path(override: "str | os.PathLike | None" = None) -> Path:
+    """The user data directory: ``override``, else ``$DOMINOAI_DATA_DIR``
+    (:data:`ENV_DATA_DIR`), else ``platformdirs.user_data_dir("dominoai")``.
+    Not created here.
+
+    :raises ImportError: platformdirs is missing (needed only when neither
+        ``override`` nor the variable gives the folder).
+    """
+    if override is not None:
+        return Path(override)
+    env = os.environ.get(ENV_DATA_DIR)
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+    return Path(user_data_dir("dominoai"))
 
 
 def is_npz(path) -> bool:
@@ -35,18 +61,36 @@ def nearest_existing(path) -> Path:
     return p
 
 
-def atomic_write(path, write: Callable[[Path], object]) -> Path:
-    """Write ``path`` through ``write(tmp_path)`` (a writer that creates the
-    file it is given, e.g. a parquet writer), then move it into place.
+def atomic_write(path, content: "str | bytes | Callable[[Path], object]", *, sync: bool = False) -> Path:
+    """Write ``path`` whole or not at all, and return it (a :class:`Path`).
+    ``content``: a ``str`` (written as UTF-8), ``bytes``, or a writer
+    ``content(tmp_path)`` that creates the file it is given (a parquet or
+    figure writer). The file goes to a temporary name in ``path``'s folder
+    first, then :func:`os.replace` moves it into place; ``sync`` flushes it
+    to disk before the move (a save that must survive a power cut). The
+    folder must exist.
 
-    :raises OSError: the folder cannot be written (no temporary file is left).
+    :raises OSError: the folder or the file cannot be written (no temporary
+        file is left behind; an earlier ``path`` is kept as it was).
+    :raises TypeError: ``content`` is neither text, bytes nor callable.
     """
+    if isinstance(content, (str, bytes)):
+        def write(tmp: Path) -> None:
+            with (open(tmp, "w", encoding="utf-8") if isinstance(content, str) else open(tmp, "wb")) as f:
+                f.write(content)
+    elif callable(content):
+        write = content
+    else:
+        raise TypeError(f"content must be text, bytes or a writer, not {type(content).__name__}")
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp)
     try:
         write(tmp)
+        if sync:
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes 0600; a results file is as any other
@@ -55,19 +99,3 @@ def atomic_write(path, write: Callable[[Path], object]) -> Path:
         if tmp.exists():
             tmp.unlink()
     return path
-
-
-def atomic_write_text(path, text: str, sync: bool = False) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all (see
-    :func:`atomic_write`); ``sync`` flushes it to disk before the move.
-
-    :raises OSError: the folder or the file cannot be written.
-    """
-    def write(tmp: Path) -> None:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-
-    return atomic_write(path, write)

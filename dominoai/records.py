@@ -44,7 +44,7 @@ from typing import Any, Iterable
 from .engine import kernels as K
 from .game import Hand, Match
 from .moves import END_NAMES, IllegalMoveError, Move
-from .rules import Rules, get_rules
+from .rules import Rules
 from .tiles import N_TILES, Tile, parse_tile
 
 __all__ = [
@@ -179,19 +179,10 @@ def _is_int(v) -> bool:
 def _parse_rules(v) -> Rules:
     if v is None:
         raise RecordError("the record gives no rules (a preset name or {\"preset\": ..., overrides})")
-    if isinstance(v, str):
-        name, overrides = v, {}
-    elif isinstance(v, dict):
-        if not isinstance(v.get("preset"), str):
-            raise RecordError("rules: an object needs \"preset\": a preset name")
-        overrides = {k: x for k, x in v.items() if k != "preset"}
-        name = v["preset"]
-    else:
-        raise RecordError(f"rules must be a preset name or an object, not {json.dumps(v)}")
     try:
-        return get_rules(name, **overrides)
-    except (ValueError, TypeError) as e:
-        raise RecordError(f"rules: {e}") from None
+        return Rules.from_record(v)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
 
 
 def _parse_tiles(v, what: str, hand: int, where: str) -> tuple:

@@ -18,6 +18,7 @@ ValueError: fives: players must be 2 (got 3)
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ import numpy as np
 from .engine import layout as L
 from .tiles import N_TILES, Tile
 
-__all__ = ["Rules", "PRESETS", "get_rules", "preset_names"]
+__all__ = ["Rules", "PRESETS", "get_rules", "preset_names", "margins"]
 
 _SPINNER = {"none": L.SPIN_NONE, "first_double": L.SPIN_FIRST_DOUBLE, "base_double": L.SPIN_BASE_DOUBLE}
 _END_SCORING = {"none": L.ENDS_NONE, "points": L.ENDS_POINTS, "strikes": L.ENDS_STRIKES}
@@ -208,8 +209,14 @@ class Rules:
         return v
 
     def to_record(self) -> dict:
-        """The record form: ``{"preset": name, <fields that differ>}``."""
-        base = _build(self.preset, {"players": self.players, "partnerships": self.partnerships})
+        """The record form: ``{"preset": name, "players": n, <fields that
+        differ from the preset's for n players>}``; :meth:`from_record` reads
+        it back.
+
+        >>> get_rules("draw", players=4, partnerships=True, target=150).to_record()
+        {'preset': 'draw', 'players': 4, 'partnerships': True, 'target': 150}
+        """
+        base = _build(self.preset, {"players": self.players})
         out: dict[str, Any] = {"preset": self.preset, "players": self.players}
         for f in dataclasses.fields(self):
             if f.name in ("preset", "players"):
@@ -217,6 +224,66 @@ class Rules:
             if getattr(self, f.name) != getattr(base, f.name):
                 out[f.name] = getattr(self, f.name)
         return out
+
+    @classmethod
+    def from_record(cls, record: "dict | str") -> "Rules":
+        """The rules a record gives: the inverse of :meth:`to_record`
+        (``Rules.from_record(r.to_record()) == r``). ``record`` is an object
+        ``{"preset": name, <field>: value, ...}`` (a field left out keeps
+        the preset's value), or a preset name alone; validated as
+        :func:`get_rules` does.
+
+        >>> Rules.from_record({"preset": "block", "players": 3, "target": 4}).hand_size
+        5
+
+        :raises ValueError: not an object or a preset name, no ``"preset"``,
+            an unknown preset or field, or a value :func:`get_rules` refuses;
+            the one-line message begins with ``rules`` and names the field.
+        """
+        if isinstance(record, str):
+            name, overrides = record, {}
+        elif isinstance(record, dict):
+            name = record.get("preset")
+            if not isinstance(name, str):
+                raise ValueError('rules: an object needs "preset": a preset name'
+                                 + ("" if name is None else f" (got {_shown(name)})"))
+            overrides = {k: v for k, v in record.items() if k != "preset"}
+            for key in overrides:
+                if not isinstance(key, str):
+                    raise ValueError(f"rules: a field name must be a string (got {_shown(key)})")
+        else:
+            raise ValueError(f"rules must be a preset name or an object, not {_shown(record)}")
+        try:
+            return get_rules(name, **overrides)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"rules: {' '.join(str(e).split())}") from None
+
+
+def _shown(value) -> str:
+    """``value`` as JSON writes it (its ``repr`` when JSON cannot), on one line."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return " ".join(repr(value).split())
+
+
+def margins(rules: Rules, points: tuple) -> list[float]:
+    """Each side's ``points`` minus the mean of the other sides', the sign
+    turned where low is good (:attr:`Rules.low_is_good`), so more is always
+    better: the tournament's ``margin`` column, and the learners' reward, a
+    float per side.
+
+    >>> margins(get_rules("draw", players=3), (12, 0, 3))
+    [10.5, -7.5, -3.0]
+    >>> margins(get_rules("kozel"), (0, 25))
+    [25.0, -25.0]
+
+    :raises ZeroDivisionError: ``points`` of a single side.
+    """
+    sign = -1 if rules.low_is_good else 1
+    g = [sign * p for p in points]
+    tot, n = sum(g), len(g)
+    return [x - (tot - x) / (n - 1) for x in g]
 
 
 def _draw(players: int) -> dict:

@@ -69,7 +69,7 @@ def test_dask_local_cluster_gives_the_same_tables(local):
 def test_local_ray_cluster_gives_the_same_tables(local):
     ray = pytest.importorskip("ray", reason="the ray extra is not installed")
     from dominoai.tournament import cluster_session
-    from dominoai.tournament.run import RAY_LOCAL
+    from dominoai.tournament.backends import RAY_LOCAL
     assert RAY_LOCAL["include_dashboard"] is False and RAY_LOCAL["object_store_memory"] <= 100 * 2**20
     # one local cluster of 2 CPUs for the three runs; it is shut down after them
     with cluster_session("ray", None, 2):

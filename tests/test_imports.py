@@ -276,6 +276,56 @@ def test_no_import_cycle():
     assert _cycle(g) is None, " -> ".join(_cycle(g))
 
 
+def _package(module: str, mods) -> str:
+    """The package ``module`` belongs to: ``dominoai.tournament`` for
+    ``dominoai.tournament.run``, ``dominoai`` for a top-level module."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 and mods.get(".".join(parts[:2]), (None, False))[1] else "dominoai"
+
+
+#: packages side by side, or one above the other: the first never imports the
+#: second (what both need lies beneath both: a bot's move and its analysis in
+#: dominoai.decide, the user data folder in dominoai._files)
+NOT_BENEATH = [("dominoai.table", "dominoai.tournament"), ("dominoai.table", "dominoai.play"),
+               ("dominoai.table", "dominoai.serve"), ("dominoai.serve", "dominoai.play"),
+               ("dominoai.serve", "dominoai.tournament"), ("dominoai.play", "dominoai.serve"),
+               ("dominoai.play", "dominoai.tournament"), ("dominoai.tournament", "dominoai.tune")]
+
+
+def test_packages_import_only_what_lies_beneath():
+    mods = _modules()
+    g = _graph()
+    found = sorted((a, b, lines[0]) for a, targets in g.items() for b, lines in targets.items()
+                   if (_package(a, mods), _package(b, mods)) in NOT_BENEATH)
+    assert found == []
+
+
+def test_no_private_name_crosses_a_package():
+    """A name with a leading underscore is imported only inside its own
+    package (a module of ``dominoai`` itself, as ``dominoai._files``, is
+    beneath every package; its public names are what they import)."""
+    import ast
+
+    mods = _modules()
+    found = []
+    for m, (path, is_pkg) in mods.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = m.split(".") if is_pkg else m.split(".")[:-1]
+                base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base not in mods:
+                continue
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__") \
+                        and _package(base, mods) != _package(m, mods):
+                    found.append((m, node.lineno, f"{base}.{a.name}"))
+    assert found == []
+
+
 def test_no_library_module_imports_the_command_line():
     g = _graph()
     users = sorted(m for m, targets in g.items() if "dominoai.cli" in targets and m != "dominoai.__main__")
@@ -301,7 +351,7 @@ LAZY_IMPORTERS = {
     "dominoai.render.commands": "the records (numba) when a command runs",
     "dominoai.game": "the render package in _repr_svg_",
     "dominoai.observation": "the render package in _repr_svg_",
-    "dominoai.table.model": "the bots and the tournament package (pandas) when a bot is made or decides",
+    "dominoai.table.model": "the bots (the engine's kernels) when a bot is made",
     "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
     "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
     "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",

@@ -16,8 +16,7 @@ from dominoai.learn import VectorEnv
 from dominoai.learn import kernels as VK
 from dominoai.moves import Move
 from dominoai.records import match_from_record, replay
-from dominoai.rules import PRESETS
-from dominoai.tournament.loop import margins
+from dominoai.rules import PRESETS, margins
 
 
 def _random_actions(rng, mask):

@@ -170,7 +170,7 @@ def _medium_games(n_deals, seed=5):
     from dominoai import Match
     from dominoai.bots import make_bot
     from dominoai.records import record_from_match
-    from dominoai.tournament.loop import margins
+    from dominoai.rules import margins
     bot = make_bot("medium")
     recs, seen = [], []
     for d in range(n_deals):

@@ -204,14 +204,14 @@ def test_a_resumed_run_names_the_changed_temperature(tmp_path):
 
 
 def test_one_definition_of_a_bot_that_gives_move_values(monkeypatch, tmp_path):
-    """tournament.loop.gives_analysis decides both whether the tournament
+    """dominoai.decide.gives_analysis decides both whether the tournament
     stores a bot's analysis and whether a teacher can give the values target."""
     from types import SimpleNamespace
 
     from dominoai.bots import make_bot
     from dominoai.errors import InputError
     from dominoai.learn.imitation import train_run
-    from dominoai.tournament import loop
+    import dominoai.decide as loop
     insane = make_bot("insane")
     assert loop.gives_analysis(insane)
     assert not loop.gives_analysis(make_bot("hard")) and not loop.gives_analysis(make_bot("neural"))

@@ -160,7 +160,7 @@ def _kozel_table(recorded):
     in seats 0 and 2; rotation 1: B there). ``recorded[deal][rotation]`` is
     ``(A's side, B's side)``: the points each side recorded in the hand
     (low is good); ``margin`` is the other side's points minus the side's
-    own (the sign turned), as :func:`~dominoai.tournament.loop.margins`."""
+    own (the sign turned), as :func:`~dominoai.rules.margins`."""
     rows, game = [], 0
     for deal, rots in enumerate(recorded):
         for rot, (pa, pb) in enumerate(rots):

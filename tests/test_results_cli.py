@@ -147,13 +147,13 @@ def test_jobs_above_the_cores_are_capped_with_one_note(tmp_path, monkeypatch, ca
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     seen = []
-    execute = run._execute
+    execute = run.execute
 
     def spy(calls, jobs, backend, scheduler):
         seen.append(jobs)
         return execute(calls, 1, backend, scheduler)   # play here: the count is what is checked
 
-    monkeypatch.setattr(run, "_execute", spy)
+    monkeypatch.setattr(run, "execute", spy)
     assert main([*BASE, "--jobs", "16"]) == 0
     err = capsys.readouterr().err
     assert err == ("dominoai: note: 16 worker processes asked for (--jobs), but this machine has "

@@ -438,3 +438,63 @@ def test_low_is_good_agrees_with_who_wins_the_match(preset, overrides):
         assert s[w] < target <= s[1 - w]
     else:
         assert s[1 - w] < target <= s[w]
+
+
+# ---------------------------------------------------------------- the record form
+def _player_counts():
+    from dominoai.rules import PRESETS
+    return [(name, n) for name, (_, _, (lo, hi), _) in PRESETS.items() for n in range(lo, hi + 1)]
+
+
+@pytest.mark.parametrize("preset,players", _player_counts())
+def test_from_record_reads_back_every_preset(preset, players):
+    """Rules.from_record is the inverse of Rules.to_record, through JSON too."""
+    import json
+
+    from dominoai import Rules
+    r = get_rules(preset, players=players)
+    assert Rules.from_record(r.to_record()) == r
+    assert Rules.from_record(json.loads(json.dumps(r.to_record()))) == r
+
+
+@pytest.mark.parametrize("preset,overrides", [
+    ("draw", {"players": 4, "partnerships": True}),               # pairs where the preset has none
+    ("draw", {"target": 150, "hand_size": 5, "next_lead": "after_leader"}),
+    ("block", {"players": 3, "target": 4}),
+    ("all_fives", {"players": 4, "partnerships": True, "round_to": 1}),
+    ("kozel", {"target_mode": "reach_wins", "hand_scoring": "others", "first_lead_tile": "6:6"}),
+    ("express", {"players": 4, "score_own_pair": False, "blocked_tie": "nobody"}),
+    ("dominoball", {"free_replacements": 0, "max_replacements": 2, "zero_lead_strikes": 0}),
+    ("openspiel_team", {"partnerships": True, "match_hands": 0, "target": 100}),
+])
+def test_from_record_reads_back_overridden_rules(preset, overrides):
+    from dominoai import Rules
+    r = get_rules(preset, **overrides)
+    rec = r.to_record()
+    assert Rules.from_record(rec) == r
+    assert set(rec) - {"preset", "players"} <= set(overrides)   # only what differs is written
+
+
+def test_from_record_takes_a_preset_name_alone():
+    from dominoai import Rules
+    assert Rules.from_record("kozel") == get_rules("kozel")
+
+
+@pytest.mark.parametrize("record,message", [
+    (3, r"^rules must be a preset name or an object, not 3$"),
+    (["block"], r'^rules must be a preset name or an object, not \["block"\]$'),
+    ({"players": 2}, r'^rules: an object needs "preset": a preset name$'),
+    ({"preset": 7}, r'^rules: an object needs "preset": a preset name \(got 7\)$'),
+    ({"preset": "chess"}, r"^rules: unknown preset 'chess'; presets are: draw, "),
+    ({"preset": "block", "colour": "red"}, r"^rules: block: unknown rules field 'colour'"),
+    ({"preset": "block", 5: 1}, r"^rules: a field name must be a string \(got 5\)$"),
+    ({"preset": "block", "hand_size": "7"}, r"^rules: block: hand_size must be an integer \(got '7'\)$"),
+    ({"preset": "block", "players": 9}, r"^rules: block: players must be 2\.\.4 \(got 9\)$"),
+    ({"preset": "block", "spinner": "four\nways"}, r"^rules: block: spinner must be one of "),
+    ({"preset": "draw", "players": 3, "partnerships": True}, r"^rules: draw: partnerships needs 4 players"),
+])
+def test_from_record_refuses_a_malformed_record_in_one_line(record, message):
+    from dominoai import Rules
+    with pytest.raises(ValueError, match=message) as e:
+        Rules.from_record(record)
+    assert "\n" not in str(e.value)

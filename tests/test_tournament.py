@@ -303,7 +303,7 @@ def test_needs_state_is_the_one_signal():
 
 
 def test_margins_turn_the_sign_where_low_is_good():
-    from dominoai.tournament.loop import margins
+    from dominoai.rules import margins
     # two sides: own minus other; three seats: own minus the mean of the others
     assert margins(get_rules("draw"), (14, 0)) == [14.0, -14.0]
     assert margins(get_rules("draw", players=3), (0, 9, 3)) == [-6.0, 7.5, -1.5]

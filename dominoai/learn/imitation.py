@@ -104,7 +104,7 @@ def decisions(records) -> dict:
     from ..game import Match
     from ..moves import Move
     from ..records import RecordError, load_record
-    from ..tournament.loop import margins
+    from ..rules import margins
 
     out = _empty()
     n_hand = 0
@@ -555,7 +555,7 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     temperature = _check_imitate(imitate, temperature)
     if imitate == "values":
         from ..bots import make_bot
-        from ..tournament.loop import gives_analysis
+        from ..decide import gives_analysis
         if not gives_analysis(make_bot(teacher)):
             raise InputError("imitate", imitate, f"$imitate 'values' learns the teacher's move values: "
                              f"{teacher!r} gives none (a search bot such as insane does)", "teacher")

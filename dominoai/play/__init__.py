@@ -52,8 +52,9 @@ least ``hard`` ("How to play Domino" (Russian); docs/rules.md, Kozel):
 
 from __future__ import annotations
 
+from .._files import ENV_DATA_DIR, user_data_path
 from .errors import PlayError
-from .saving import ENV_DATA_DIR, LAST_MATCH_FILE, MATCH_FILE, user_data_path
+from .saving import LAST_MATCH_FILE, MATCH_FILE
 from .session import partner_spec, play_game
 from .stats import STATS_FILE, format_stats, level_name, load_stats, variant_key
 

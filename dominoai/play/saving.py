@@ -8,66 +8,42 @@ every move, with a ``"play"`` entry (format ``dominoai.play/1``: the human's
 analyses are stored). With ``analysis`` each bot decision a bot analysed
 carries its move values (``"analysis"`` on the move, docs/render.md), and a
 finished match is kept as ``<data>/last_match.json`` (:data:`LAST_MATCH_FILE`)
-for ``dominoai view``. Every write goes to a temporary file in
-the same folder, then :func:`os.replace` (:func:`atomic_write`), so a kill
-never leaves half a save. :func:`load_saved` replays a save
-(:meth:`Table.from_record <dominoai.table.Table.from_record>`) to continue it. ``<data>`` is
-:func:`user_data_path`: ``$DOMINOAI_DATA_DIR`` if set, else
+for ``dominoai view``. Every write goes to a temporary file in the same
+folder, flushed to disk, then :func:`os.replace`
+(:func:`dominoai._files.atomic_write`), so a kill never leaves half a save.
+:func:`load_saved` replays a save (:meth:`Table.from_record
+<dominoai.table.Table.from_record>`) to continue it. ``<data>`` is
+:func:`dominoai._files.user_data_path`: ``$DOMINOAI_DATA_DIR`` if set, else
 ``platformdirs.user_data_dir("dominoai")``.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from .._files import atomic_write_text
-
+from .._files import atomic_write
 from ..records import dumps_record
 from ..table import PLAY_FORMAT, Table, TableError
 from .errors import PlayError
 
-__all__ = ["ENV_DATA_DIR", "MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "user_data_path",
-           "atomic_write", "save_table", "load_saved"]
+__all__ = ["MATCH_FILE", "LAST_MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "save_table", "load_saved"]
 
-ENV_DATA_DIR = "DOMINOAI_DATA_DIR"
 MATCH_FILE = "current_match.json"
 LAST_MATCH_FILE = "last_match.json"
 RESUME_HINT = "`dominoai play --continue` resumes it"
 
 
-def user_data_path(override: "str | os.PathLike | None" = None) -> Path:
-    """The user data directory: ``override``, else ``$DOMINOAI_DATA_DIR``, else
-    ``platformdirs.user_data_dir("dominoai")``. Not created here."""
-    if override is not None:
-        return Path(override)
-    env = os.environ.get(ENV_DATA_DIR)
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-    return Path(user_data_dir("dominoai"))
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same
-    folder (created if needed), flushed to disk, then :func:`os.replace`.
-
-    :raises OSError: the folder or the file cannot be written (no temporary
-        file is left behind).
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, text, sync=True)
-
-
 def save_table(path: Path, table: Table) -> None:
     """Write ``table`` to ``path`` as a record (:meth:`Table.record
     <dominoai.table.Table.record>`: the seats' names, ``"you"`` for the
-    human, and bot specs; the bots' analyses; the ``"play"`` entry).
+    human, and bot specs; the bots' analyses; the ``"play"`` entry), its
+    folder made if needed, flushed to disk before it replaces the last save.
 
     :raises PlayError: the file cannot be written.
     """
     try:
-        atomic_write(path, dumps_record(table.record()))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, dumps_record(table.record()), sync=True)
     except OSError as e:
         raise PlayError(f"cannot save the match to {path}: {e.strerror or e}") from None
 

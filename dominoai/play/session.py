@@ -6,7 +6,7 @@ match, the bots and the data directory; it draws the table through
 :class:`~dominoai.play.input.Answers`, saves after the deal and after every
 move (:mod:`~dominoai.play.saving`) and counts the finished match in the
 stats (:mod:`~dominoai.play.stats`). A bot is asked for its move as in a
-tournament (:func:`~dominoai.tournament.loop.decide`: a bot that declares
+tournament (:func:`~dominoai.decide.decide`: a bot that declares
 ``needs_state`` gets the true state). In partnership presets (Kozel, Express
 in pairs) the human's partner plays at least ``hard`` ("How to play
 Domino" (Russian); docs/rules.md, Kozel): :func:`~dominoai.table.partner_spec`.
@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from .._files import user_data_path
 from ..bots.spec import join_spec_params
 from ..game import Hand
 from ..rules import get_rules
@@ -28,7 +29,7 @@ from ..table import Table, fresh_seed, hands_won, partner_spec
 from .display import TableView
 from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
-from .saving import LAST_MATCH_FILE, MATCH_FILE, RESUME_HINT, load_saved, save_table, user_data_path
+from .saving import LAST_MATCH_FILE, MATCH_FILE, RESUME_HINT, load_saved, save_table
 from .stats import format_stats, record_match
 
 __all__ = ["play_game", "partner_spec", "Session", "setup_new", "DEFAULT_VARIANT", "DEFAULT_OPPONENTS"]
@@ -212,7 +213,7 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
         taken from it.
     :param analysis: store each bot decision's move values in the saved
         match (a bot with a ``last`` search result, as ``insane``:
-        :func:`~dominoai.tournament.loop.analysis_of`); the finished match
+        :func:`~dominoai.decide.analysis_of`); the finished match
         is kept as ``<data>/last_match.json`` for ``dominoai view``.
     :raises PlayError: bad options, no saved match to continue, an
         unreadable save, or a save that cannot be written.

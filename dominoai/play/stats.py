@@ -15,8 +15,8 @@ import json
 import os
 from pathlib import Path
 
+from .._files import atomic_write
 from ..table import STAT_FIELDS, add_match, hands_won, level_name, variant_key
-from .saving import atomic_write
 
 __all__ = ["STATS_FILE", "STATS_FORMAT", "STAT_FIELDS", "variant_key", "level_name", "load_stats",
            "format_stats", "hands_won", "record_match"]
@@ -85,7 +85,8 @@ def record_match(directory: Path, variant: str, level: str, outcome: str, hands:
     add_match(stats, variant, level, outcome, hands, won)
     text = json.dumps({"format": STATS_FORMAT, "games": stats}, indent=2, sort_keys=True) + "\n"
     try:
-        atomic_write(directory / STATS_FILE, text)
+        directory.mkdir(parents=True, exist_ok=True)
+        atomic_write(directory / STATS_FILE, text, sync=True)
     except OSError as err:
         say(f"(The stats could not be saved to {directory / STATS_FILE}: {err.strerror or err}.)")
     return stats

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .._files import atomic_write
 from ..errors import InputError
 
 __all__ = ["render_command", "view_command"]
@@ -35,7 +36,7 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     :raises InputError: ``"FILE: seat must be a seat 0..N (got S)"``.
     """
     from ..records import RecordError
-    from .viewer import render_record, write_atomic
+    from .viewer import render_record
     try:
         text = render_record(file, hand, move, seat)
     except (RecordError, InputError) as e:
@@ -43,7 +44,7 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     except ValueError as e:  # a seat not at the table (position_of names it "perspective")
         msg = str(e).replace("perspective must be a seat", "$seat must be a seat").replace(" or None", "")
         raise InputError("seat", seat, f"{file}: {msg}") from None
-    return _write(write_atomic, out, text)
+    return _write(atomic_write, out, text)
 
 
 def _write(fn, out, *a):

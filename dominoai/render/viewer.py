@@ -28,14 +28,14 @@ import json
 import os
 from pathlib import Path
 
-from .._files import atomic_write_text
+from .._files import atomic_write
 from ..errors import InputError
 
 from .position import position_of
 from .svgdraw import DEFS, STYLE, svg_of_position
 
 __all__ = ["render_record", "record_frames", "viewer_html", "write_viewer", "write_index",
-           "write_atomic", "split_analysis"]
+           "split_analysis"]
 
 
 def _record_error():
@@ -301,15 +301,9 @@ def viewer_html(source, seat: int | None = None, back: str | None = None) -> str
 """
 
 
-def write_atomic(path, text: str) -> Path:
-    """Write ``text`` to ``path`` through a temporary file in the same folder,
-    renamed into place only once fully written (no partial file on failure)."""
-    return atomic_write_text(path, text)
-
-
 def write_viewer(source, out, seat: int | None = None) -> Path:
     """Write :func:`viewer_html` of ``source`` to ``out`` (atomically)."""
-    return write_atomic(out, viewer_html(source, seat))
+    return atomic_write(out, viewer_html(source, seat))
 
 
 def write_index(folder, out, seat: int | None = None) -> list:
@@ -354,6 +348,6 @@ def write_index(folder, out, seat: int | None = None) -> list:
 </tbody></table></main></body></html>
 """
     out.parent.mkdir(parents=True, exist_ok=True)
-    written = [write_atomic(path, page) for path, page in pages]
-    written.append(write_atomic(out, index))
+    written = [atomic_write(path, page) for path, page in pages]
+    written.append(atomic_write(out, index))
     return written

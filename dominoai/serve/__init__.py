@@ -25,7 +25,7 @@ DB_FILE = "serve.sqlite3"
 def default_db() -> Path:
     """The default store: ``serve.sqlite3`` in the user data directory
     (:func:`dominoai.play.user_data_path`)."""
-    from ..play.saving import user_data_path
+    from .._files import user_data_path
     return user_data_path() / DB_FILE
 
 

@@ -17,7 +17,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from .._files import atomic_write_text
+from .._files import atomic_write
 from ..records import dumps_record
 from ..table import add_match
 
@@ -177,6 +177,6 @@ class Store:
         out = []
         for tid, rec in sorted(last.items()):
             path = directory / f"table-{tid}.json"
-            atomic_write_text(path, dumps_record(rec))
+            atomic_write(path, dumps_record(rec))
             out.append(path)
         return out

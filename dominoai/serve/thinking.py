@@ -21,7 +21,7 @@ import numpy as np
 from ..bots import make_bot
 from ..game import Match
 from ..observation import Observation
-from ..rules import get_rules
+from ..rules import Rules
 
 __all__ = ["request", "think", "make_pool", "warm"]
 
@@ -40,7 +40,8 @@ def think(spec: str, seed: int, rules: dict, array: list, events: list) -> int:
     """In a worker: the move code the bot ``spec`` (seeded with ``seed``)
     chooses for the observation ``array``/``events`` under ``rules``.
 
-    :raises ValueError: a spec that does not build.
+    :raises ValueError: a spec that does not build, or rules that do not
+        (:meth:`Rules.from_record <dominoai.rules.Rules.from_record>`).
     """
     r = _rules(rules)
     obs = Observation(r, np.array(array, np.int64), np.array(events, np.int64).reshape(-1, 4))
@@ -55,8 +56,7 @@ def _rules(d: dict):
     key = repr(sorted(d.items()))
     r = _RULES_CACHE.get(key)
     if r is None:
-        fields = dict(d)
-        r = _RULES_CACHE[key] = get_rules(fields.pop("preset"), **fields)
+        r = _RULES_CACHE[key] = Rules.from_record(d)
     return r
 
 

@@ -25,6 +25,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from ..bots.spec import join_spec_params, parse_spec
+from ..decide import add_analysis, analysis_of, decide
 from ..game import Hand, Match, Move
 from ..moves import END_NAMES, IllegalMoveError
 from ..records import RecordError, load_record, match_from_record, record_from_match
@@ -381,9 +382,8 @@ class Table:
 
     def bot_decide(self) -> tuple:
         """The move of the bot to move, by its kept bot
-        (:func:`~dominoai.tournament.loop.decide`), and its analysis entries
+        (:func:`~dominoai.decide.decide`), and its analysis entries
         (None unless ``meta["analysis"]``). The move is not played."""
-        from ..tournament.loop import analysis_of, decide
         seat = self.to_move
         bot = self.bots[seat]
         move = decide(bot, self.match.current.observe(seat), self.match)
@@ -408,7 +408,6 @@ class Table:
         """The match so far as a ``dominoai.record/1`` record (a ``dict``): the
         seats' names or bot specs with their kinds (``seat_kinds``: who sat
         there, a person or a bot), the analyses kept, ``meta`` as ``"play"``."""
-        from ..tournament.loop import add_analysis
         rec = record_from_match(self.match, self.names(), self.seat_kinds())
         if self.analyses:
             add_analysis(rec, self.analyses)

@@ -11,34 +11,39 @@
 ('easy', 'medium', 16)
 
 - :mod:`.schedule`: pairings (tables), seat rotations, seeds, batches;
-- :mod:`.loop`: the play loop: :func:`decide`, :func:`play_hand`,
-  :func:`play_match`, a bot's analysis of a decision (:func:`analysis_of`),
+- :mod:`.loop`: the play loop: :func:`play_hand`, :func:`play_match`,
   positions from bot games (:func:`decision_positions`),
-  one batch of games in a worker (no pandas);
+  one batch of games in a worker (no pandas); a bot is asked through
+  :func:`dominoai.decide.decide`, its analysis of a decision kept through
+  :func:`dominoai.decide.analysis_of` (both exported here too);
 - :mod:`.storage`: the tables' schemas, part files, the manifest, results
   files and their provenance, :class:`TournamentResult` and
   :func:`load_results`;
+- :mod:`.backends`: where the batches run: joblib's local process pool, a
+  Dask or a Ray cluster (:func:`~.backends.check_backend`,
+  :func:`~.backends.local_jobs`), and :func:`cluster_session` (one
+  connection to a cluster for many tournaments, or a study's trials);
 - :mod:`.run`: :class:`TournamentSpec` (a tournament's settings, checked
-  once), :func:`run_tournament` (joblib backends, resume) and
+  once), :func:`run_tournament` (batches on the backends, resume) and
   :func:`reproduce`, :func:`play_records` (self-play data through the same
-  backends) and :func:`cluster_session` (one connection to a cluster for
-  many tournaments);
+  backends);
 - :mod:`.stats`: Wilson intervals, the paired duplicate interval, ratings.
 
 The names below are imported from their module on first use, so that
-``import dominoai.tournament.loop`` (the terminal game's play loop) does not
+``import dominoai.tournament.loop`` (the play loop, in a worker) does not
 load pandas and pyarrow.
 """
 from __future__ import annotations
 
 import importlib
 
+# public name -> its module: one of this package, or "..name", dominoai's own
 _WHERE = {
     "run_tournament": "run", "TournamentSpec": "run", "BotError": "run", "reproduce": "run",
-    "play_records": "run", "cluster_session": "run",
+    "play_records": "run", "cluster_session": "backends",
     "TournamentResult": "storage", "load_results": "storage", "read_provenance": "storage",
-    "analysis_of": "loop", "decision_positions": "loop",
-    "BotFailure": "loop", "play_hand": "loop", "play_match": "loop", "decide": "loop",
+    "analysis_of": "..decide", "decide": "..decide", "decision_positions": "loop",
+    "BotFailure": "loop", "play_hand": "loop", "play_match": "loop",
     "Schedule": "schedule", "Table": "schedule", "make_schedule": "schedule", "pairings": "schedule",
     "rotations": "schedule", "seating": "schedule",
     "wilson": "stats", "paired_ci": "stats", "outcomes": "stats", "pairing_stats": "stats",
@@ -57,7 +62,7 @@ def __getattr__(name: str):
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(importlib.import_module(module if module.startswith(".") else f".{module}", __name__), name)
     globals()[name] = value  # once: later look-ups find it directly
     return value
 

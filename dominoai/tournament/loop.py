@@ -1,46 +1,36 @@
 """The tournament's play loop: one hand, one match, one batch of games.
 
 :func:`play_hand` is the whole evaluation loop (OpenSpiel's
-``evaluate_bots`` in spirit): deal, ask the bot to move, play, until the
-hand is over. :func:`decide` is where a bot is asked: every bot gets the
-seat's :class:`~dominoai.observation.Observation`; a bot that declares
-``needs_state = True`` (the ``omniscient`` research baseline, a named cheat)
-gets ``act_with_state(observation, state)`` with a copy of the true state
-instead (:meth:`Match.state_copy <dominoai.game.Match.state_copy>`).
+``evaluate_bots`` in spirit): deal, ask the bot to move
+(:func:`dominoai.decide.decide`), play, until the hand is over.
 :func:`run_batch` plays one batch of a :class:`~dominoai.tournament.schedule.Schedule`
 in a worker and returns the rows of the hands and matches tables as plain
 column lists; :mod:`~dominoai.tournament.storage` turns them into files and
 DataFrames, :mod:`~dominoai.tournament.run` schedules the batches.
 
-A bot's analysis of a decision (:func:`analysis_of`) can be stored in the
-records: a searching bot that leaves its search in a ``last`` attribute
-(``moves``, ``values``, ``worlds``, as the ``insane`` bot's ``SearchResult``)
-has the values of every candidate written beside the move it chose
-(``"analysis"``, docs/render.md). This is duck-typed (the loop imports no
-bot), and :func:`gives_analysis` is its one definition: the policy
-learner's move-value target asks it of a teacher too.
+A bot's analysis of a decision (:func:`dominoai.decide.analysis_of`) can
+be stored in the records, beside the move it chose (``"analysis"``,
+docs/render.md). The margin of a hand is :func:`dominoai.rules.margins`.
 
-This module imports neither pandas nor pyarrow: the terminal game
-(:mod:`dominoai.play`) asks its bots through :func:`decide` too.
+This module imports neither pandas nor pyarrow.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Sequence
 
 import numpy as np
 
 from ..bots.base import BOTS, make_bot
+from ..decide import add_analysis, analysis_of, decide
 from ..game import Hand, Match
-from ..moves import Move
 from ..records import record_from_match
-from ..rules import Rules
+from ..rules import margins
 from .schedule import Batch, Schedule
 
-__all__ = ["BotFailure", "decide", "gives_analysis", "analysis_of", "decision_positions", "add_analysis",
-           "play_hand", "play_match", "run_batch", "margins", "HAND_COLUMNS", "MATCH_COLUMNS", "MAX_HANDS"]
+__all__ = ["BotFailure", "decision_positions", "play_hand", "play_match", "run_batch", "HAND_COLUMNS",
+           "MATCH_COLUMNS", "MAX_HANDS"]
 
 MAX_HANDS = 1000  # a match longer than this is taken as a runaway
 
@@ -58,74 +48,6 @@ class BotFailure(Exception):
         return f"seat {self.seat}: {type(self.error).__name__}: {self.error}"
 
 
-def decide(bot, obs, match: Match):
-    """The move ``bot`` chooses for ``obs``, the observation of the seat to
-    move in ``match``'s current hand: ``bot.act(obs)``, or, for a bot whose
-    ``needs_state`` attribute is true, ``bot.act_with_state(obs, state)``
-    with a copy of the true state (an ``int64`` array, the engine layout).
-    The one signal for "needs the true state" is ``needs_state``."""
-    if getattr(bot, "needs_state", False):
-        return bot.act_with_state(obs, match.state_copy())
-    return bot.act(obs)
-
-
-def gives_analysis(bot) -> bool:
-    """True when ``bot`` gives its analysis of its decisions: it has a
-    ``last`` attribute, which it sets after each decision to its search
-    (``moves``, ``values``, ``worlds``; None after a forced move), as
-    ``insane`` does. The one test of "this bot gives move values": of
-    :func:`analysis_of`, and of a teacher for the policy's ``values``
-    target (:func:`dominoai.learn.imitation.train_run`).
-
-    >>> from dominoai.bots import make_bot
-    >>> gives_analysis(make_bot("insane")), gives_analysis(make_bot("hard"))
-    (True, False)
-    """
-    return hasattr(bot, "last")
-
-
-def analysis_of(bot) -> list | None:
-    """The bot's analysis of the decision it just made, as a record stores
-    it: ``[{"move": "6:4 right", "value": 3.5, "n": 200}, ...]``, one entry
-    per candidate in the bot's order, ``move`` as :class:`~dominoai.moves.Move`
-    prints it, ``value`` a float rounded to 4 decimals (the bot's unit; for
-    ``insane``, mean points of the hand for the mover's side), ``n`` the
-    worlds searched. None when the bot gives no analysis
-    (:func:`gives_analysis`), when its ``last`` is None (a forced move), or
-    when that lacks ``moves``, ``values`` or ``worlds``; candidates whose
-    value is not finite are left out.
-
-    >>> class Last:
-    ...     moves, values, worlds = [101, 5], [3.14159, -1.0], 50
-    >>> class Bot:
-    ...     last = Last()
-    >>> analysis_of(Bot())
-    [{'move': '6:4 right', 'value': 3.1416, 'n': 50}, {'move': '1:0 right', 'value': -1.0, 'n': 50}]
-    """
-    if not gives_analysis(bot):
-        return None
-    last = bot.last
-    if last is None:
-        return None
-    try:
-        moves, values, worlds = last.moves, last.values, int(last.worlds)
-        entries = [(str(Move.from_code(int(c))), float(v)) for c, v in zip(moves, values)]
-    except (AttributeError, TypeError, ValueError):
-        return None
-    return [{"move": m, "value": round(v, 4), "n": worlds} for m, v in entries if math.isfinite(v)]
-
-
-def add_analysis(record: dict, analyses: list) -> dict:
-    """Write ``analyses`` (``(hand index, move index, entries)``, both
-    0-based, as :func:`play_hand` collects them) into ``record``'s moves
-    as ``"analysis"`` (for a record written by
-    :func:`~dominoai.records.record_from_match`: one move per event).
-    Returns ``record``."""
-    for h, m, entries in analyses:
-        record["hands"][h]["moves"][m]["analysis"] = entries
-    return record
-
-
 def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
               analyses: list | None = None, **deal) -> Hand:
     """Deal the next hand of ``match`` (``deal``: :meth:`Match.new_hand`'s
@@ -136,7 +58,7 @@ def play_hand(match: Match, bots: Sequence, clock: np.ndarray | None = None,
     time, so ``--max-ms`` limits and ms-per-decision figures mean the same
     on a loaded machine).
     ``analyses``, a list, gets ``(hand index, event index, entries)`` for
-    every decision a bot analysed (:func:`analysis_of`); the event index is
+    every decision a bot analysed (:func:`~dominoai.decide.analysis_of`); the event index is
     the chosen move's place in ``hand.events``, and so in the record's moves.
 
     :raises BotFailure: a bot raised or chose an illegal move.
@@ -188,24 +110,6 @@ def _seated_spec(bot, spec: str, seed: int) -> str:
     return f"{spec}{',' if ':' in spec else ':'}seed={seed}"
 
 
-def margins(rules: Rules, points: tuple) -> list[float]:
-    """Each side's ``points`` minus the mean of the other sides', the sign
-    turned where low is good (:attr:`Rules.low_is_good
-    <dominoai.rules.Rules.low_is_good>`), so more is always better: the
-    ``margin`` column, a float per side.
-
-    >>> from dominoai import get_rules
-    >>> margins(get_rules("draw", players=3), (12, 0, 3))
-    [10.5, -7.5, -3.0]
-    >>> margins(get_rules("kozel"), (0, 25))
-    [25.0, -25.0]
-    """
-    sign = -1 if rules.low_is_good else 1
-    g = [sign * p for p in points]
-    tot, n = sum(g), len(g)
-    return [x - (tot - x) / (n - 1) for x in g]
-
-
 def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, factories: dict) -> dict:
     """Play the games of one batch of ``sched`` (units ``batch.start`` to
     ``batch.stop``, every rotation) and return a dict: ``batch`` (its index),
@@ -214,7 +118,7 @@ def run_batch(sched: Schedule, batch: Batch, ident: str, want_records: bool, fac
     lists, ``HAND_COLUMNS`` / ``MATCH_COLUMNS``; ``matches`` None in hands
     mode), ``records`` (``(file name, record)`` pairs when ``want_records``;
     with ``want_records == "analysis"`` the records carry the bots'
-    analyses, :func:`analysis_of`),
+    analyses, :func:`~dominoai.decide.analysis_of`),
     ``n_hands`` and ``n_games``. Runs in a worker process: ``factories``
     (bot name -> class) re-registers the parent's bots, those registered at
     run time included; ``ident`` fills the ``tournament`` column.
@@ -293,7 +197,7 @@ def decision_positions(rules, n: int, bot: str = "hard", seed=0, keep=None) -> l
     """Positions to study or time a search on: ``(observation, state)`` at
     every decision with two or more legal moves (``keep(observation,
     state)`` true, when given) of first hands of fresh matches of ``rules``
-    (a preset name or :class:`Rules`), every seat played by ``bot``, until
+    (a preset name or :class:`~dominoai.rules.Rules`), every seat played by ``bot``, until
     at least ``n`` are found. Whole hands are played, so the list may hold
     a few more than ``n``: slice or sample it. ``state`` is the true engine
     state (``int64``, ``(S_SIZE,)``, a copy). ``seed``: an int or a

@@ -1,9 +1,9 @@
-"""Run a tournament: batches on joblib's backends, resume, reproduction.
+"""Run a tournament: batches on the backends, resume, reproduction.
 
 :func:`run_tournament` plays a :mod:`schedule <dominoai.tournament.schedule>`
-in batches (:func:`~dominoai.tournament.loop.run_batch`, the play loop) with
-joblib (the local process pool by default; Dask through joblib's backend
-switch) or as Ray tasks, writes every finished batch as a part file under
+in batches (:func:`~dominoai.tournament.loop.run_batch`, the play loop) on a
+:mod:`backend <dominoai.tournament.backends>` (joblib's local process pool by
+default; Dask through joblib's backend switch; Ray tasks), writes every finished batch as a part file under
 ``<out>.parts/`` (:mod:`~dominoai.tournament.storage`), and assembles the
 final tables from the parts. A killed run continues with ``resume=True``:
 the parts on disk are the finished batches, the manifest holds the
@@ -58,11 +58,8 @@ and so does the returned :class:`TournamentResult` (``result.provenance``).
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import inspect
 import json
-import os
 import re
 import shutil
 import sys
@@ -72,7 +69,7 @@ import warnings
 from dataclasses import MISSING, dataclass, field, fields
 from functools import partial
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from tqdm import tqdm
 
@@ -83,15 +80,16 @@ from ..errors import InputError, check_int, check_jobs
 from ..game import Match
 from ..records import dumps_record, load_record
 from ..rules import Rules, get_rules
-from .loop import BotFailure, decide, play_hand, play_match, run_batch
+from .backends import check_backend, cluster_session, execute, local_jobs
+from .loop import BotFailure, play_hand, play_match, run_batch
 from .schedule import make_schedule
 from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, done_batches,
                       load_results, make_provenance, matches_path, parts_dir, read_manifest,
                       read_parts, results_format, to_arrow, write_manifest, write_part, write_table)
 
 __all__ = [
-    "TournamentSpec", "BotError", "BotFailure", "TournamentResult", "decide", "play_hand", "play_match",
-    "run_tournament", "load_results", "reproduce", "play_records", "cluster_session",
+    "TournamentSpec", "BotError", "BotFailure", "TournamentResult", "play_hand", "play_match",
+    "run_tournament", "load_results", "reproduce", "play_records",
 ]
 
 
@@ -108,172 +106,6 @@ class BotError(RuntimeError):
         self.deal_seed = deal_seed
         self.record = record
         self.error = error
-
-
-# ------------------------------------------------------------------ execution
-#: how a local Ray cluster is started (no dashboard, no usage report, a small
-#: object store: the batches' tables are small)
-RAY_LOCAL = dict(include_dashboard=False, object_store_memory=80 * 2**20, log_to_driver=False)
-
-
-def _dask_client(scheduler: str | None, jobs: int):
-    """``(client, own)``: the current Dask client when it talks to
-    ``scheduler`` (or any, without one), else a new one (``own`` True) to
-    ``scheduler``, or to a local cluster of ``jobs`` worker processes."""
-    try:
-        from dask.distributed import Client, get_client
-    except ImportError:
-        raise ValueError("backend 'dask' needs dask[distributed]: pip install 'dominoai[dask]'") from None
-    try:
-        client = get_client()
-        if not scheduler or getattr(client.scheduler, "address", None) == scheduler:
-            return client, False
-    except ValueError:
-        pass
-    if scheduler:
-        try:
-            return Client(scheduler), True
-        except OSError as e:  # distributed's connect timeout is an OSError
-            raise ValueError(f"no Dask scheduler answered at {scheduler} (--scheduler): {e}") from None
-    return Client(processes=True, n_workers=jobs if jobs > 0 else None, threads_per_worker=1,
-                  dashboard_address=None), True
-
-
-def _ray_init(scheduler: str | None, jobs: int) -> bool:
-    """Connect to Ray (``scheduler``: a cluster's address, else a local
-    cluster of ``jobs`` CPUs, :data:`RAY_LOCAL`) unless connected; return
-    whether this call connected. Ray's usage report is off unless the
-    environment turns it on."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("backend 'ray' needs ray: pip install 'dominoai[ray]'") from None
-    if ray.is_initialized():
-        return False
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if scheduler:
-        try:
-            ray.init(address=scheduler, log_to_driver=False)
-        except ConnectionError as e:
-            raise ValueError(f"no Ray cluster answered at {scheduler} (--scheduler): {e}") from None
-    else:
-        ray.init(num_cpus=jobs if jobs > 0 else None, **RAY_LOCAL)
-    return True
-
-
-@contextlib.contextmanager
-def cluster_session(backend: str | None, scheduler: str | None = None, jobs: int = -1):
-    """Keep one connection to the cluster of ``backend`` (``"dask"`` or
-    ``"ray"``; anything else: nothing) open for several tournaments, so
-    that each does not connect again (:func:`~dominoai.tune.tune` plays
-    every chunk of every trial inside one).
-
-    :raises ValueError: the backend's library is missing, or no cluster answers
-        at ``scheduler``.
-    """
-    if backend == "dask":
-        client, own = _dask_client(scheduler, jobs)
-        try:
-            yield
-        finally:
-            if own:
-                client.close()
-        return
-    if backend == "ray":
-        started = _ray_init(scheduler, jobs)
-        try:
-            yield
-        finally:
-            if started:
-                import ray
-                ray.shutdown()
-        return
-    yield
-
-
-@contextlib.contextmanager
-def _backend(backend: str | None, scheduler: str | None, jobs: int):
-    """joblib's backend switch: the local pool, or a Dask cluster (an open
-    :func:`cluster_session` is used)."""
-    import joblib
-    if backend in (None, "loky", "multiprocessing", "threading"):
-        if scheduler:
-            raise ValueError("a scheduler address needs backend 'dask' or 'ray'")
-        with joblib.parallel_config(backend=backend or "loky"):
-            yield
-        return
-    if backend != "dask":   # Ray runs its own tasks (_execute_ray)
-        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
-    with cluster_session(backend, scheduler, jobs):
-        with joblib.parallel_config(backend=backend):
-            yield
-
-
-def _execute(calls: list, jobs: int, backend: str | None, scheduler: str | None) -> Iterable[dict]:
-    """Run the batch calls, yielding each result as it finishes."""
-    if not calls:
-        return
-    if backend is None and jobs == 1:
-        for f, args in calls:
-            yield f(*args)
-        return
-    if backend == "ray":
-        yield from _execute_ray(calls, jobs, scheduler)
-        return
-    from joblib import Parallel, delayed
-    n_jobs = jobs if backend is None or jobs not in (None, 1) else -1
-    with _backend(backend, scheduler, jobs):
-        try:
-            par = Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)
-            yield from par(delayed(f)(*args) for f, args in calls)
-        except ValueError as e:
-            if "return_as" not in str(e):
-                raise
-            # a backend without result generators: run in waves, parts still written as they finish
-            par = Parallel(n_jobs=n_jobs, batch_size=1)
-            wave = max(2, 4 * par._effective_n_jobs())
-            for i in range(0, len(calls), wave):
-                yield from par(delayed(f)(*args) for f, args in calls[i:i + wave])
-
-
-def _call(f, args):
-    return f(*args)
-
-
-def _execute_ray(calls: list, jobs: int, scheduler: str | None) -> Iterable[dict]:
-    """The batch calls as Ray tasks (one CPU each), yielding each result as
-    it finishes. Ray keeps its worker processes from one tournament to the
-    next (joblib's Ray backend starts new ones for each), so the kernels
-    load once per worker."""
-    with cluster_session("ray", scheduler, jobs):
-        import ray
-        task = ray.remote(num_cpus=1)(_call)
-        pending = [task.remote(f, args) for f, args in calls]
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield ray.get(done[0])
-        finally:
-            for ref in pending:     # a failure or an interrupt: the rest is not needed
-                ray.cancel(ref, force=True)
-
-
-def local_jobs(jobs: int, backend: str | None = None) -> int:
-    """``jobs`` for the local process pool (``backend`` None, ``"loky"``,
-    ``"multiprocessing"`` or ``"threading"``), at most the machine's cores
-    (:func:`os.cpu_count`): more workers than cores only share them. When
-    it caps, one note on stderr says so. ``-1`` (every core) and the
-    cluster backends (Dask, Ray: their workers are elsewhere) pass as given.
-
-    >>> local_jobs(1), local_jobs(-1), local_jobs(10_000, "dask")
-    (1, -1, 10000)
-    """
-    cores = os.cpu_count() or 1
-    if backend in _LOCAL_BACKENDS and jobs > cores:
-        sys.stderr.write(f"dominoai: note: {jobs} worker processes asked for (--jobs), but this "
-                         f"machine has {cores} cores: running {cores}\n")
-        return cores
-    return jobs
 
 
 def _jsonable(x):
@@ -309,9 +141,6 @@ def _fail(f: dict, records: Path | None, out: Path | None) -> BotError:
 
 
 # ------------------------------------------------------------------ the tournament's settings
-_LOCAL_BACKENDS = (None, "loky", "multiprocessing", "threading")
-
-
 @dataclass(frozen=True)
 class TournamentSpec:
     """Everything a tournament is: what :func:`run_tournament` takes,
@@ -342,7 +171,7 @@ class TournamentSpec:
         hands or 8 matches, at most ~200 batches; a resumed run keeps its own).
     :param analysis: with ``records``, store each searched decision's move
         values in the records (``"analysis"`` on the move: see
-        :func:`~dominoai.tournament.loop.analysis_of`; docs/render.md).
+        :func:`~dominoai.decide.analysis_of`; docs/render.md).
     :param command: the command line to record in the provenance (the CLI
         passes ``sys.argv``); None records the Python call.
     :param rules_overrides: :class:`Rules` fields that change the preset.
@@ -402,7 +231,7 @@ class TournamentSpec:
             raise InputError("resume", True, "$resume needs $out, the results file of the run to continue", "out")
         if self.records is not None:
             put("records", Path(self.records))
-        _check_backend(self.backend, self.scheduler)
+        check_backend(self.backend, self.scheduler)
         for s in dict.fromkeys(x for b in self.bots for x in (b if isinstance(b, (tuple, list)) else (b,))):
             make_bot(s, 0)  # unknown bots and parameters fail here, before any work
 
@@ -424,22 +253,6 @@ class TournamentSpec:
                 parts.append(f"{f.name}={str(value) if isinstance(value, Path) else value!r}")
         parts += [f"{k}={v!r}" for k, v in self.rules_overrides.items()]
         return f"run_tournament({', '.join(parts)})"
-
-
-def _check_backend(backend: str | None, scheduler: str | None) -> None:
-    """:raises ValueError: an unknown backend, or one whose library is missing.
-    :raises InputError: a scheduler address without a cluster backend."""
-    if backend not in (*_LOCAL_BACKENDS, "dask", "ray"):
-        raise ValueError(f"unknown backend {backend!r}; backends are loky (local), dask, ray")
-    need = {"dask": ("dask.distributed", "dask[distributed]: pip install 'dominoai[dask]'"),
-            "ray": ("ray", "ray: pip install 'dominoai[ray]'")}.get(backend)
-    if need is not None:
-        try:
-            importlib.import_module(need[0])
-        except ImportError:
-            raise ValueError(f"backend {backend!r} needs {need[1]}") from None
-    if scheduler and backend not in ("dask", "ray"):
-        raise InputError("scheduler", scheduler, "a $scheduler address needs backend 'dask' or 'ray'")
 
 
 # ------------------------------------------------------------------ the tournament
@@ -611,7 +424,7 @@ def _play(spec: TournamentSpec, jobs: int, sched, ident: str, done: set[int], pa
     tables: list = []  # (hands, matches) Arrow tables of the batches, without parts on disk
     played = 0
     t0 = time.perf_counter()
-    results = _execute(calls, jobs, spec.backend, spec.scheduler)
+    results = execute(calls, jobs, spec.backend, spec.scheduler)
     try:
         for res in results:
             if res["failure"] is not None:

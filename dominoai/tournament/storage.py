@@ -6,7 +6,7 @@ are played) per batch, and ``manifest.json`` (format
 ``dominoai.tournament/1``: the configuration, the tournament id, the number
 of batches and those done). Every file is written to a temporary name in the
 same folder, then moved into place with :func:`os.replace`
-(:func:`atomic_write`), so a reader, or a resume after a kill, never sees half
+(:func:`dominoai._files.atomic_write`), so a reader, or a resume after a kill, never sees half
 a file; a batch's hands part is written last and marks it done. The final
 results file is ``.parquet`` or ``.csv`` (``.csv.gz``), the matches table
 beside it as ``<stem>.matches.<ext>``; :func:`load_results` reads both back
@@ -42,7 +42,7 @@ from .loop import HAND_COLUMNS, MATCH_COLUMNS
 
 __all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FORMAT",
            "make_provenance", "provenance_path", "read_provenance", "HANDS_SCHEMA", "MATCHES_SCHEMA", "MANIFEST",
-           "MANIFEST_FORMAT", "results_format", "matches_path", "parts_dir", "atomic_write",
+           "MANIFEST_FORMAT", "results_format", "matches_path", "parts_dir",
            "write_table", "read_table", "write_json", "read_manifest", "write_manifest",
            "done_batches", "write_part", "read_parts", "assemble", "to_arrow"]
 
@@ -203,8 +203,11 @@ def read_table(path: Path) -> pd.DataFrame:
 
 
 def write_json(path: Path, obj) -> None:
-    """Write ``obj`` as JSON, atomically."""
-    atomic_write(path, lambda p: p.write_text(json.dumps(obj, indent=1), encoding="utf-8"))
+    """Write ``obj`` as JSON, atomically.
+
+    :raises OSError: the folder or the file cannot be written.
+    """
+    atomic_write(path, json.dumps(obj, indent=1))
 
 
 # ------------------------------------------------------------------ parts

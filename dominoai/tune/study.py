@@ -49,7 +49,7 @@ from ..bots.spec import parse_spec
 from ..bots.spec import split_bot_specs
 from ..errors import InputError, check_int, check_jobs, check_number, is_int
 from ..rules import Rules, get_rules
-from ..tournament.run import _check_backend, cluster_session, local_jobs
+from ..tournament.backends import check_backend, cluster_session, local_jobs
 from .objective import OBJECTIVE, PROBE, SEARCH, Evaluation, canonical, play_chunk, stage_seed
 from .space import cheapest_specs, make_space, spec_of
 from .storage import STUDY_NAME, StorageRef, _optuna, open_storage, parse_storage, stored_identity
@@ -409,7 +409,7 @@ class StudySpec:
         check_number("heartbeat", self.heartbeat, positive=True, what="a positive number of seconds")
         if self.heartbeat < 1:
             raise InputError("heartbeat", self.heartbeat, f"$heartbeat must be at least 1 second (got {self.heartbeat})")
-        _check_backend(self.backend, self.scheduler)
+        check_backend(self.backend, self.scheduler)
         enq = split_bot_specs(self.enqueue) if isinstance(self.enqueue, str) else list(self.enqueue)
         put("enqueue", tuple(str(e) for e in enq))
         put("queued", tuple(_params_of(self.bot, e, dims, fixed, self.rules.preset) for e in self.enqueue))
