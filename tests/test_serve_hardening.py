@@ -88,11 +88,11 @@ def serving(app, **kw):
     """A TestClient of ``app`` (its lifespan run) that closes every
     websocket :func:`connect` opened before it stops, whatever happened."""
     with TestClient(app, **kw) as tc:
-        tc.sessions = []
+        tc.websockets = []
         try:
             yield tc
         finally:
-            for ws in tc.sessions:
+            for ws in tc.websockets:
                 try:
                     ws.__exit__(None, None, None)
                 except Exception:      # closed already
@@ -104,7 +104,7 @@ def connect(tc, token: str | None = None, **headers):
     if token:
         headers["cookie"] = f"{COOKIE}={token}"
     ws = tc.websocket_connect("/ws", headers=headers).__enter__()
-    tc.sessions.append(ws)
+    tc.websockets.append(ws)
     welcome = recv(ws)
     assert welcome["type"] == "welcome", welcome
     return ws, welcome
