@@ -20,6 +20,7 @@ Subcommands::
     dominoai play [--variant NAME] [--players N] [--opponents LEVEL] [--seat N]
                   [--seed S] [--target N] [--pairs] [--continue] [--stats]
     dominoai serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--export DIR]
+                   [--origin URL] [--trusted-proxy ADDR]
     dominoai --version
 
 Bad input of any kind (a missing or unreadable file, invalid JSON, a record
@@ -242,6 +243,12 @@ def _add_serve(sub) -> None:
                         "'dominoai replay' and 'dominoai view') and exit")
     g.add_argument("--workers", type=_int_at_least(1), metavar="N",
                    help="processes the bots think in (default: the CPU count)")
+    g.add_argument("--origin", action="append", default=[], metavar="URL",
+                   help="an origin besides the server's own whose pages may open a websocket, e.g. "
+                        "https://dominoes.example.org when a proxy serves the page there (repeatable)")
+    g.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                   help="the address or network of a proxy in front of the server: its X-Forwarded-For "
+                        "names the client (default: none, the header is ignored; repeatable)")
     g.set_defaults(func=_cmd_serve)
 
 
@@ -835,7 +842,7 @@ def _cmd_serve(args) -> int:
     from pathlib import Path
 
     from .serve import default_db, export, serve
-    from .serve.store import check_store
+    from .serve.store import StoreError, check_store
     db = Path(args.db) if args.db else default_db()
     try:
         check_store(db)
@@ -859,7 +866,12 @@ def _cmd_serve(args) -> int:
     if db.exists() and not db.is_file():
         raise UsageError(f"--db: {db} is not a file")
     try:
-        serve(args.host, args.port, db, workers=args.workers)
+        serve(args.host, args.port, db, workers=args.workers, origins=args.origin,
+              trusted_proxies=args.trusted_proxy)
+    except InputError as e:
+        raise _usage(e, origins="--origin", trusted_proxies="--trusted-proxy") from None
+    except StoreError as e:
+        raise UsageError(f"--db: {e}") from None
     except OSError as e:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
     except KeyboardInterrupt:

@@ -48,30 +48,50 @@ def export(db: "str | os.PathLike", directory: "str | os.PathLike") -> list[Path
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: "str | os.PathLike | None" = None,
-          workers: int | None = None, bot_pause: float | None = None, out=None) -> None:
+          workers: int | None = None, bot_pause: float | None = None, out=None, origins=(),
+          trusted_proxies=()) -> None:
     """Run the server until interrupted: bind ``host:port`` (port 0: a free
-    one), print the address to ``out`` (default: standard output), serve.
+    one), open the store, print the address to ``out`` (default: standard
+    output), serve.
 
     :param db: the SQLite file (default :func:`default_db`).
     :param workers: processes bots think in (default: the CPU count).
     :param bot_pause: seconds before a bot's move is sent (default
         :data:`~dominoai.serve.app.BOT_PAUSE`).
+    :param origins: origins besides the server's own whose pages may open a
+        websocket (``https://dominoes.example.org``: the address a proxy
+        serves the page under).
+    :param trusted_proxies: addresses or networks of the proxies whose
+        ``X-Forwarded-For`` names the client (none by default: the headers
+        are ignored).
+    :raises InputError: an origin or a proxy that is not one (checked
+        before anything is bound or opened).
+    :raises StoreError: the store ``db`` cannot be opened (the address is
+        let go again).
     :raises OSError: the address cannot be bound.
     """
     import uvicorn
 
-    from .app import BOT_PAUSE, create_app
+    from .app import BOT_PAUSE, check_origins, check_proxies, create_app
     from .protocol import MAX_MESSAGE
     out = sys.stdout if out is None else out
+    origins, trusted_proxies = check_origins(origins), check_proxies(trusted_proxies)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)            # clients wait in the backlog until the server is up
-    bound = sock.getsockname()[1]
-    app = create_app(default_db() if db is None else db, workers=workers,
-                     bot_pause=BOT_PAUSE if bot_pause is None else bot_pause)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=4 * MAX_MESSAGE, lifespan="on")
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)            # clients wait in the backlog until the server is up
+        bound = sock.getsockname()[1]
+        app = create_app(default_db() if db is None else db, workers=workers,
+                         bot_pause=BOT_PAUSE if bot_pause is None else bot_pause, origins=origins,
+                         trusted_proxies=trusted_proxies)
+    except BaseException:
+        sock.close()
+        raise
+    # the app reads forwarded headers itself, from the trusted proxies only
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=4 * MAX_MESSAGE, lifespan="on",
+                            proxy_headers=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     print(f"dominoai serve: http://{shown}:{bound}/ (websocket /ws); Ctrl-C stops", file=out, flush=True)

@@ -10,24 +10,43 @@ JavaScript). All table state is changed on the event loop's
 thread, one message or one bot move at a time, and written to the
 :class:`~dominoai.serve.store.Store` before anyone is told; bots think in a
 process pool (:mod:`~dominoai.serve.thinking`) after a short pause.
+
+The server guards itself against its clients: a websocket from another
+origin than its own (or the ``origins`` it is given) is refused; one
+message's fault, whatever it is, is answered by an ``error`` frame and a
+log line, never by a dropped connection; a guest is stored only once it
+acts (opens, joins or sits at a table, or sets its name), at most
+:data:`NEW_GUESTS_PER_MINUTE` new guests a minute per client address, and
+removed after :data:`IDLE_GUEST` seconds unseen if it holds no seat and no
+finished game; a connection whose client falls more than
+:data:`SEND_QUEUE` frames behind for :data:`SEND_GRACE` seconds is closed
+with code :data:`CLOSE_BEHIND`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import hashlib
+import ipaddress
 import logging
 import os
 import re
 import secrets
+import time
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from ..errors import InputError
 from ..game import Match
 from ..moves import Move
 from ..render.svgdraw import DEFS
@@ -37,8 +56,10 @@ from .protocol import ProtocolError, error_frame, hand_result, parse_message, ru
 from .store import Store
 from .thinking import make_pool, request, think, warm
 
-__all__ = ["Server", "LiveTable", "create_app", "presets_view", "tiles_svg", "warm_engine", "COOKIE",
-           "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR", "MAX_TABLES"]
+__all__ = ["Server", "LiveTable", "Connection", "create_app", "presets_view", "tiles_svg", "warm_engine",
+           "check_origins", "check_proxies", "guest_name", "COOKIE", "CODE_BYTES", "BOT_PAUSE", "STATIC_DIR",
+           "MAX_TABLES", "NEW_GUESTS_PER_MINUTE", "IDLE_GUEST", "SWEEP_EVERY", "SEND_QUEUE", "SEND_GRACE",
+           "CLOSE_BEHIND", "CLOSE_ORIGIN"]
 
 log = logging.getLogger("dominoai.serve")
 
@@ -51,7 +72,104 @@ BOT_PAUSE = 0.6
 STATIC_DIR = Path(__file__).parent / "static"
 #: unfinished tables a guest may sit at
 MAX_TABLES = 50
+#: new guests one client address may make in a minute (a guest is new when
+#: it is first stored: when it first opens, joins or sits at a table, or sets
+#: its name)
+NEW_GUESTS_PER_MINUTE = 30
+#: seconds after which a guest not seen since, who holds no seat and no
+#: finished game, is removed (30 days)
+IDLE_GUEST = 30 * 86400.0
+#: seconds between two looks for idle guests
+SWEEP_EVERY = 3600.0
+#: frames a connection may have waiting to be sent; a client over it for
+#: :data:`SEND_GRACE` seconds, or over 4 times it at all, is closed
+SEND_QUEUE = 64
+#: seconds a connection may stay over :data:`SEND_QUEUE`
+SEND_GRACE = 10.0
+#: the close code of a connection whose client fell behind (policy violation)
+CLOSE_BEHIND = 1008
+#: the close code of a websocket refused for its origin (sent before the
+#: handshake completes, so the client sees an HTTP 403)
+CLOSE_ORIGIN = 1008
+#: seconds the server waits to send the close frame to a client that fell behind
+CLOSE_WAIT = 5.0
 _NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,24}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{32}$")
+_DEFAULT_PORT = {"http": 80, "https": 443}
+
+
+def guest_name(token: str) -> str:
+    """The name a guest has until it picks one: ``Guest`` and 4 hex digits
+    that follow from its token (so it stays the same before the guest is
+    stored)."""
+    return f"Guest {hashlib.sha256(token.encode()).hexdigest()[:4]}"
+
+
+def _origin(text: str) -> str | None:
+    """``text`` as an origin ``scheme://host[:port]`` (scheme and host in
+    lower case, the scheme's default port left out), or None if it is not
+    one (another scheme, a path, a query, ``null``)."""
+    try:
+        u = urlsplit(text.strip())
+        port = u.port
+    except ValueError:
+        return None
+    if u.scheme not in _DEFAULT_PORT or not u.hostname or u.path not in ("", "/") or u.query or u.fragment \
+            or u.username is not None or u.password is not None:
+        return None
+    host = f"[{u.hostname}]" if ":" in u.hostname else u.hostname
+    if port is not None and port != _DEFAULT_PORT[u.scheme]:
+        host += f":{port}"
+    return f"{u.scheme}://{host}"
+
+
+def _client_key(address: str) -> str:
+    """The key new guests are counted under: the client's address, or for
+    an IPv6 address its /64 network (one client's whole prefix)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def check_origins(origins) -> list[str]:
+    """The origins a deployment names (``https://dominoes.example.org``, as
+    a browser sends them in its ``Origin`` header), each as
+    ``scheme://host[:port]``.
+
+    :raises InputError: one that is not an origin of ``http`` or ``https``.
+    """
+    out = []
+    for o in [origins] if isinstance(origins, str) else list(origins or ()):
+        got = _origin(o) if isinstance(o, str) else None
+        if got is None:
+            raise InputError("origins", o, f"$origins: {o!r} is not an origin: scheme://host[:port], "
+                                           "e.g. https://dominoes.example.org")
+        out.append(got)
+    return out
+
+
+def check_proxies(proxies) -> list[str]:
+    """The addresses (``203.0.113.7``) or networks (``10.0.0.0/8``) of the
+    proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are
+    believed.
+
+    :raises InputError: one that is neither an IP address nor a network.
+    """
+    out = []
+    for p in [proxies] if isinstance(proxies, str) else list(proxies or ()):
+        try:
+            out.append(str(ipaddress.ip_network(p.strip(), strict=False)) if "/" in p
+                       else str(ipaddress.ip_address(p.strip())))
+        except (ValueError, AttributeError, TypeError):
+            raise InputError("trusted_proxies", p, f"$trusted_proxies: {p!r} is neither an IP address "
+                                                   "nor a network (203.0.113.7, 10.0.0.0/8)") from None
+    return out
 
 
 def warm_engine() -> None:
@@ -126,6 +244,54 @@ class LiveTable:
         return sum(len(h.events) for h in self.table.match.hands)
 
 
+class Connection:
+    """One websocket's frames waiting to be sent, and whether its client has
+    fallen behind: over ``limit`` frames for ``grace`` seconds, or over 4
+    times ``limit`` at all. Then ``behind`` is set, the frames waiting are
+    dropped and no more are taken; the server closes the connection."""
+
+    def __init__(self, address: str, limit: int = SEND_QUEUE, grace: float = SEND_GRACE):
+        self.address = address
+        self.limit = int(limit)
+        self.grace = float(grace)
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.over_since: float | None = None
+        self.behind = asyncio.Event()
+
+    def push(self, frame: dict) -> None:
+        """Queue ``frame`` to be sent (dropped once the client is behind)."""
+        if self.behind.is_set():
+            return
+        self.queue.put_nowait(frame)
+        n = self.queue.qsize()
+        if n > 4 * self.limit:
+            self.fall_behind()
+        elif n > self.limit and self.over_since is None:
+            loop = asyncio.get_running_loop()
+            self.over_since = loop.time()
+            loop.call_later(self.grace, self._check)
+
+    def sent(self) -> None:
+        """A frame went out: the queue may be back under its bound."""
+        if self.queue.qsize() <= self.limit:
+            self.over_since = None
+
+    def _check(self) -> None:
+        if self.over_since is None or self.behind.is_set():
+            return
+        loop = asyncio.get_running_loop()
+        left = self.over_since + self.grace - loop.time()
+        if left > 0:        # it went under and over again since: look again then
+            loop.call_later(left, self._check)
+        else:
+            self.fall_behind()
+
+    def fall_behind(self) -> None:
+        self.behind.set()
+        while not self.queue.empty():
+            self.queue.get_nowait()
+
+
 class Server:
     """Guests, tables and connections over one :class:`Store`.
 
@@ -133,18 +299,37 @@ class Server:
     :param pool: the executor bots think in (default: a process pool of
         ``workers`` processes, :func:`~dominoai.serve.thinking.make_pool`).
     :param bot_pause: seconds before a bot's move is sent.
+    :param origins: origins besides the server's own whose pages may open
+        a websocket (:func:`check_origins`).
+    :param guests_per_minute: new guests one client address may make in a
+        minute.
+    :param idle_guest: seconds after which an unseen guest with no seat and
+        no finished game is removed.
+    :raises StoreError: the store cannot be opened.
+    :raises InputError: an origin that is not one.
     """
 
+    #: frames a connection may have waiting, and seconds it may stay over that
+    send_queue, send_grace = SEND_QUEUE, SEND_GRACE
+
     def __init__(self, db: "str | Path", pool: Executor | None = None, workers: int | None = None,
-                 bot_pause: float = BOT_PAUSE):
+                 bot_pause: float = BOT_PAUSE, origins=(), guests_per_minute: int = NEW_GUESTS_PER_MINUTE,
+                 idle_guest: float = IDLE_GUEST):
+        self.origins = set(check_origins(origins))
         self.store = Store(db)
         self.own_pool = pool is None
         self.pool = pool
         self.workers = workers
         self.bot_pause = float(bot_pause)
+        self.guests_per_minute = int(guests_per_minute)
+        self.idle_guest = float(idle_guest)
         self.tables: dict[str, LiveTable] = {}
         self.conns: dict[str, set] = {}
         self.names: dict[str, str] = {}
+        self.clock = time.monotonic
+        self.new_guests: dict[str, collections.deque] = {}
+        self._pruned = 0.0
+        self._sweeper: asyncio.Task | None = None
 
     # -- life
     async def start(self) -> None:
@@ -170,8 +355,30 @@ class Server:
                              row["ready"])
             self.tables[live.code] = live
             self.kick(live)
+        self._sweeper = asyncio.get_running_loop().create_task(self.sweep())
+
+    async def sweep(self) -> None:
+        """Remove the idle guests now and every :data:`SWEEP_EVERY` seconds."""
+        while True:
+            try:
+                self.remove_idle_guests()
+            except Exception:     # a store that cannot be written now may be later
+                log.exception("idle guests could not be removed")
+            await asyncio.sleep(SWEEP_EVERY)
+
+    def remove_idle_guests(self, now: float | None = None) -> int:
+        """Remove the guests not seen for ``idle_guest`` seconds before
+        ``now`` (a Unix time; default now) that hold no seat, have no
+        finished game and are not connected. Returns how many."""
+        now = time.time() if now is None else now
+        n = self.store.remove_idle_guests(now - self.idle_guest, keep=self.conns)
+        if n:
+            log.info("removed %d idle guest%s", n, "" if n == 1 else "s")
+        return n
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in self.tables.values():
             if live.task is not None:
                 live.task.cancel()
@@ -181,8 +388,8 @@ class Server:
 
     # -- sending
     def send(self, token: str, frame: dict) -> None:
-        for q in self.conns.get(token, ()):
-            q.put_nowait(frame)
+        for conn in self.conns.get(token, ()):
+            conn.push(frame)
 
     def view(self, live: LiveTable, token: str) -> dict:
         """The ``table`` frame for the guest ``token`` at ``live``: the public
@@ -234,31 +441,64 @@ class Server:
 
     # -- guests
     def guest(self, token: str | None) -> tuple[str, str, bool]:
-        """``(token, name, new)``: the guest of ``token``, or a new guest."""
+        """``(token, name, new)``: the guest of the cookie ``token`` (a
+        stored guest, marked as seen now, or a guest not stored yet whose
+        token has the form the server gives), else a new guest with a new
+        token. Nothing is stored: a guest is stored when it first acts
+        (:meth:`enlist`)."""
         if token:
             g = self.store.guest(token)
             if g is not None:
                 self.names[token] = g["name"]
+                self.store.touch_guest(token)
                 return token, g["name"], False
+            if _TOKEN.match(token):
+                return token, self.name_of(token), False
         token = secrets.token_urlsafe(24)
-        name = f"Guest {secrets.token_hex(2)}"
-        self.store.add_guest(token, name)
-        self.names[token] = name
-        return token, name, True
+        return token, guest_name(token), True
+
+    def enlist(self, token: str, address: str, name: str | None = None) -> bool:
+        """Store the guest ``token`` (named ``name``, default its name now)
+        if it is not stored yet; True if it was stored now.
+
+        :raises ProtocolError: ``too_many_guests``: the client address
+            ``address`` made :attr:`guests_per_minute` new guests in the
+            last minute.
+        """
+        if self.store.guest(token) is not None:
+            return False
+        now = self.clock()
+        if now - self._pruned > 60.0:       # forget the addresses quiet for a minute
+            self.new_guests = {a: q for a, q in self.new_guests.items() if q and q[-1] > now - 60.0}
+            self._pruned = now
+        made = self.new_guests.setdefault(_client_key(address), collections.deque())
+        while made and made[0] <= now - 60.0:
+            made.popleft()
+        if len(made) >= self.guests_per_minute:
+            wait = max(1, int(made[0] + 60.0 - now + 0.999))
+            raise ProtocolError("too_many_guests", f"{self.guests_per_minute} new guests came from this "
+                                f"address in the last minute; try again in {wait} s")
+        made.append(now)
+        self.store.add_guest(token, name or self.name_of(token))
+        if name:
+            self.names[token] = name
+        return True
 
     def name_of(self, token: str) -> str:
         """A guest's name (from the store when the guest has not connected
-        since the server started)."""
+        since the server started; :func:`guest_name` while it is not stored)."""
         name = self.names.get(token)
         if name is None:
             g = self.store.guest(token)
-            name = self.names[token] = g["name"] if g else "guest"
+            if g is None:
+                return guest_name(token)    # not kept: a guest not stored costs no memory
+            name = self.names[token] = g["name"]
         return name
 
     def welcome(self, token: str, new: bool) -> dict:
         tables = [live.code for live in self.tables.values()
                   if token in live.tokens and live.status != "finished"]
-        d = {"type": "welcome", "name": self.names.get(token), "tables": tables}
+        d = {"type": "welcome", "name": self.name_of(token), "tables": tables}
         if new:
             d["token"] = token
         return d
@@ -271,11 +511,27 @@ class Server:
             over["target"] = settings["target"]
         return get_rules(settings["variant"], **over)
 
-    def save(self, live: LiveTable, finished_hand=None) -> None:
+    def save(self, live: LiveTable, finished_hand=None, matches=()) -> None:
         rec = None if live.table is None else live.table.record()
-        self.store.save_table(live.code, live.tokens, live.status, rec, sorted(live.ready), finished_hand)
+        self.store.save_table(live.code, live.tokens, live.status, rec, sorted(live.ready), finished_hand,
+                              matches)
 
-    def open(self, token: str, msg: dict) -> LiveTable:
+    def restore(self, code: str) -> None:
+        """Put the table ``code`` back as the store holds it: after a fault in
+        the middle of a change, the table is as it was before the change (or
+        gone, if it was never stored)."""
+        old = self.tables.pop(code, None)
+        if old is not None and old.task is not None:
+            old.task.cancel()
+        row = next((r for r in self.store.tables() if r["code"] == code), None)
+        if row is None:
+            return
+        table = None if row["record"] is None else Table.from_record(row["record"], build_bots=False)
+        live = LiveTable(row["id"], row["code"], row["settings"], row["guests"], row["status"], table, row["ready"])
+        self.tables[code] = live
+        self.kick(live)
+
+    def open(self, token: str, msg: dict, address: str = "") -> LiveTable:
         variant = msg.get("variant", "draw")
         if variant not in PRESETS:
             raise ProtocolError("bad_field", f"open: unknown variant {variant!r}; presets: {', '.join(PRESETS)}")
@@ -301,6 +557,7 @@ class Server:
         seat = msg.get("seat", 0)
         if not 0 <= seat < players:
             raise ProtocolError("bad_field", f"open: seat must be 0..{players - 1}")
+        self.enlist(token, address)
         code = secrets.token_urlsafe(CODE_BYTES)
         tokens: list = [None] * players
         tokens[seat] = token
@@ -310,7 +567,7 @@ class Server:
         self.save(live)
         return live
 
-    def join(self, token: str, live: LiveTable, seat: int | None) -> None:
+    def join(self, token: str, live: LiveTable, seat: int | None, address: str = "") -> None:
         if live.seat_of(token) is not None:
             return  # already there: the view is sent again
         if live.status != "waiting":
@@ -322,6 +579,7 @@ class Server:
             seat = free[0]
         elif seat not in free:
             raise ProtocolError("seat_taken", f"seat {seat} is not free; free: {free}")
+        self.enlist(token, address)
         live.tokens[seat] = token
         people = sum(1 for k in live.tokens if k)
         if people == live.players or (live.settings["fill"] and people >= 2):
@@ -347,20 +605,19 @@ class Server:
         just ended is kept as a record, a match that ended counts in the stats."""
         t = live.table
         h = t.hand
-        finished = None
+        finished, matches = None, []
         if h.over:
             live.status = "finished" if t.match.finished else "hand_over"
             live.ready = set()
             rec = t.record()
             rec.pop("play", None)
             finished = (h.index, t.names(), rec)
-        self.save(live, finished)
-        if live.status == "finished":
+        if live.status == "finished":       # counted in the transaction that stores the table finished
             variant, level = t.meta["variant"], t.meta["level"]
             won = hands_won(t.match)
-            for s in t.people:
-                self.store.count_match(live.tokens[s], variant, level, outcome_of(t.match, s),
-                                       len(t.match.hands), won[t.rules.side_of(s)])
+            matches = [(live.tokens[s], variant, level, outcome_of(t.match, s), len(t.match.hands),
+                        won[t.rules.side_of(s)]) for s in t.people]
+        self.save(live, finished, matches)
         self.broadcast(live)
         self.kick(live)
 
@@ -444,128 +701,198 @@ class Server:
             self.after_move(live)
 
     # -- messages
-    def handle(self, token: str, text) -> list[dict]:
-        """The frames answering one message of ``token`` (its tables' frames go
-        out by :meth:`broadcast`). A refused message gets one ``error`` frame
-        and changes nothing."""
-        kind = None
+    def handle(self, token: str, text, address: str = "") -> list[dict]:
+        """The frames answering one message of ``token`` from the client
+        address ``address`` (its tables' frames go out by :meth:`broadcast`).
+        A refused message gets one ``error`` frame and changes nothing; so
+        does a message the server fails on (``server_error``, logged with its
+        traceback; the table it names is put back as stored)."""
+        kind, msg, known = None, None, len(self.tables)
         try:
             msg = parse_message(text)
             kind = msg["type"]
-            if kind == "hello":
-                if "name" in msg:
-                    name = msg["name"].strip()
-                    if not _NAME.match(name):
-                        raise ProtocolError("bad_field", "hello: a name is 1 to 24 printable characters")
-                    self.store.rename_guest(token, name)
-                    self.names[token] = name
-                return [self.welcome(token, False)]
-            if kind == "lobby":
-                return [{"type": "lobby", "tables": self.lobby()}]
-            if kind == "stats":
-                g = self.store.guest(token)
-                return [{"type": "stats", "stats": g["stats"] if g else {}}]
-            if kind == "open":
-                live = self.open(token, msg)
-                self.send(token, {"type": "opened", "code": live.code})
-                if live.settings["alone"]:
-                    self.begin(live)
-                else:
-                    self.broadcast(live)
-                return []
-            if kind == "resume":
-                tables = [self.table_for(msg)] if "code" in msg else \
-                    [x for x in self.tables.values() if token in x.tokens]
-                out = []
-                for live in tables:
-                    if token not in live.tokens:
-                        raise ProtocolError("not_your_seat", "you hold no seat at that table")
-                    out.append(self.view(live, token))
-                return out
-            live = self.table_for(msg)
-            if kind == "join":
-                already = live.seat_of(token) is not None
-                self.join(token, live, msg.get("seat"))
-                if already:
-                    self.send(token, self.view(live, token))
-                elif live.status == "waiting":
-                    self.broadcast(live)
-                return []
-            if kind == "play":
-                self.play(token, live, msg)
-                return []
-            if kind == "next":
-                self.next_hand(token, live, msg)
-                return []
-            if kind == "leave":
-                seat = self.owned_seat(token, live, msg)
-                if live.status != "waiting":
-                    raise ProtocolError("started", "a started table cannot be left; its seat stays yours")
-                live.tokens[seat] = None
-                self.save(live)
-                self.broadcast(live)
-                return [{"type": "left", "code": live.code}]
-            raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
+            return self._answer(token, msg, address)
         except ProtocolError as e:
+            log.info("refused %s from %s: %s: %s", kind or "a message", address or "?", e.code, e)
             return [error_frame(e.code, str(e), kind or e.request)]
+        except Exception:
+            log.exception("a %s message from %s failed", kind or "malformed", address or "?")
+            code = msg.get("code") if isinstance(msg, dict) else None
+            if len(self.tables) > known:        # the table this message opened
+                code = next(reversed(self.tables))
+            if isinstance(code, str) and code in self.tables:
+                try:
+                    self.restore(code)
+                except Exception:
+                    log.exception("table %s could not be restored", code)
+            return [error_frame("server_error", "the server failed on that message; nothing changed", kind)]
+
+    def _answer(self, token: str, msg: dict, address: str) -> list[dict]:
+        kind = msg["type"]
+        if kind == "hello":
+            if "name" in msg:
+                name = msg["name"].strip()
+                if not _NAME.match(name):
+                    raise ProtocolError("bad_field", "hello: a name is 1 to 24 printable characters")
+                if not self.enlist(token, address, name):
+                    self.store.rename_guest(token, name)
+                self.names[token] = name
+            return [self.welcome(token, False)]
+        if kind == "lobby":
+            return [{"type": "lobby", "tables": self.lobby()}]
+        if kind == "stats":
+            g = self.store.guest(token)
+            return [{"type": "stats", "stats": g["stats"] if g else {}}]
+        if kind == "open":
+            live = self.open(token, msg, address)
+            self.send(token, {"type": "opened", "code": live.code})
+            if live.settings["alone"]:
+                self.begin(live)
+            else:
+                self.broadcast(live)
+            return []
+        if kind == "resume":
+            tables = [self.table_for(msg)] if "code" in msg else \
+                [x for x in self.tables.values() if token in x.tokens]
+            out = []
+            for live in tables:
+                if token not in live.tokens:
+                    raise ProtocolError("not_your_seat", "you hold no seat at that table")
+                out.append(self.view(live, token))
+            return out
+        live = self.table_for(msg)
+        if kind == "join":
+            already = live.seat_of(token) is not None
+            self.join(token, live, msg.get("seat"), address)
+            if already:
+                self.send(token, self.view(live, token))
+            elif live.status == "waiting":
+                self.broadcast(live)
+            return []
+        if kind == "play":
+            self.play(token, live, msg)
+            return []
+        if kind == "next":
+            self.next_hand(token, live, msg)
+            return []
+        if kind == "leave":
+            seat = self.owned_seat(token, live, msg)
+            if live.status != "waiting":
+                raise ProtocolError("started", "a started table cannot be left; its seat stays yours")
+            live.tokens[seat] = None
+            self.save(live)
+            self.broadcast(live)
+            return [{"type": "left", "code": live.code}]
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")  # pragma: no cover
+
+    # -- connections
+    def origin_allowed(self, origin: str, websocket) -> bool:
+        """Whether a page of ``origin`` (the ``Origin`` header) may open a
+        websocket: the server's own origin (the scheme and ``Host`` the
+        request came with) or one of :attr:`origins`."""
+        got = _origin(origin)
+        if got is None:
+            return False
+        if got in self.origins:
+            return True
+        host = websocket.headers.get("host")
+        scheme = "https" if websocket.url.scheme in ("wss", "https") else "http"
+        return host is not None and got == _origin(f"{scheme}://{host}")
 
     async def connect(self, websocket) -> None:
-        """Serve one websocket: the guest's cookie (or a new guest), then its
-        messages until it closes."""
+        """Serve one websocket: its origin checked (another origin is refused
+        with :data:`CLOSE_ORIGIN` before the handshake, an HTTP 403), the
+        guest's cookie (or a new guest), then its messages until it closes,
+        or until it falls behind (closed with :data:`CLOSE_BEHIND`)."""
+        address = websocket.client.host if websocket.client else ""
+        origin = websocket.headers.get("origin")
+        if origin is not None and not self.origin_allowed(origin, websocket):
+            log.warning("refused a websocket from %s: origin %r is not this server's", address or "?", origin)
+            await websocket.close(code=CLOSE_ORIGIN)
+            return
         token, name, new = self.guest(websocket.cookies.get(COOKIE))
         headers = []
         if new:
             headers = [(b"set-cookie", f"{COOKIE}={token}; Path=/; Max-Age=31536000; HttpOnly; "
                                        f"SameSite=Lax".encode())]
         await websocket.accept(headers=headers)
-        queue: asyncio.Queue = asyncio.Queue()
-        self.conns.setdefault(token, set()).add(queue)
+        conn = Connection(address, self.send_queue, self.send_grace)
+        self.conns.setdefault(token, set()).add(conn)
+        loop = asyncio.get_running_loop()
 
         async def writer():
             while True:
-                frame = await queue.get()
+                frame = await conn.queue.get()
                 await websocket.send_json(frame)
+                conn.sent()
 
-        wtask = asyncio.get_running_loop().create_task(writer())
-        queue.put_nowait(self.welcome(token, new))
-        mine = [live for live in self.tables.values() if token in live.tokens]
-        for live in mine:
-            self.broadcast(live)
-        try:
+        async def reader():
             while True:
                 m = await websocket.receive()
                 if m["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = m.get("text")
                 if text is None:
                     text = m.get("bytes")
-                for frame in self.handle(token, text):
-                    queue.put_nowait(frame)
+                for frame in self.handle(token, text, address):
+                    conn.push(frame)
+
+        tasks = [loop.create_task(writer()), loop.create_task(reader()), loop.create_task(conn.behind.wait())]
+        for t in tasks:     # a writer that failed (the client is gone) ends the connection; nothing to report
+            t.add_done_callback(lambda t: t.cancelled() or t.exception())
+        conn.push(self.welcome(token, new))
+        for live in [x for x in self.tables.values() if token in x.tokens]:
+            self.broadcast(live)
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            self.conns.get(token, set()).discard(queue)
+            for t in tasks:
+                t.cancel()
+            self.conns.get(token, set()).discard(conn)
             if not self.conns.get(token):
                 self.conns.pop(token, None)
-            # let the frames already queued go out, then stop the writer
-            for _ in range(50):
-                if queue.empty():
-                    break
-                await asyncio.sleep(0.01)
-            wtask.cancel()
-            for live in mine:
+                self.names.pop(token, None)
+            if conn.behind.is_set():
+                log.warning("closed the connection of %s: its client fell more than %d frames behind",
+                            address or "?", conn.limit)
+                try:
+                    await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), CLOSE_WAIT)
+                except Exception:     # the close frame could not go out either: the socket is dropped
+                    pass
+            for live in [x for x in self.tables.values() if token in x.tokens]:
                 self.broadcast(live)
 
 
 def create_app(db: "str | Path", pool: Executor | None = None, workers: int | None = None,
-               bot_pause: float = BOT_PAUSE, static: "str | Path | None" = None):
+               bot_pause: float = BOT_PAUSE, static: "str | Path | None" = None, origins=(),
+               trusted_proxies=(), guests_per_minute: int = NEW_GUESTS_PER_MINUTE,
+               idle_guest: float = IDLE_GUEST):
     """The Starlette application of ``dominoai serve`` over the SQLite file ``db``.
 
     :param pool: the executor bots think in (default: a process pool).
     :param workers: processes in the default pool (default: the CPU count).
     :param bot_pause: seconds before a bot's move is sent.
     :param static: the folder served at ``/`` (default: the package's).
+    :param origins: the origins (``https://dominoes.example.org``) whose
+        pages may open a websocket besides the server's own: those a proxy
+        in front of the server serves the page under.
+    :param trusted_proxies: the addresses or networks of the proxies in
+        front of the server: from these alone the client's address is taken
+        from ``X-Forwarded-For`` (and the scheme from ``X-Forwarded-Proto``);
+        from any other client those headers are ignored. Run the
+        application on uvicorn with ``proxy_headers=False``, which would
+        otherwise trust 127.0.0.1 by itself.
+    :param guests_per_minute: new guests one client address may make in a
+        minute (:data:`NEW_GUESTS_PER_MINUTE`).
+    :param idle_guest: seconds after which an unseen guest with no seat and
+        no finished game is removed (:data:`IDLE_GUEST`).
     :returns: the application; its ``state.server`` is the :class:`Server`.
+    :raises InputError: an origin or a proxy that is not one.
+    :raises StoreError: the store cannot be opened.
     """
-    server = Server(db, pool=pool, workers=workers, bot_pause=bot_pause)
+    proxies = check_proxies(trusted_proxies)
+    server = Server(db, pool=pool, workers=workers, bot_pause=bot_pause, origins=origins,
+                    guests_per_minute=guests_per_minute, idle_guest=idle_guest)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -598,6 +925,7 @@ def create_app(db: "str | Path", pool: Executor | None = None, workers: int | No
     routes = [Route("/api/lobby", lobby), Route("/api/me", me), Route("/api/presets", presets),
               Route("/api/tiles.svg", tiles), WebSocketRoute("/ws", ws),
               Mount("/", StaticFiles(directory=str(static or STATIC_DIR), html=True))]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)] if proxies else []
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     return app

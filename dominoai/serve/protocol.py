@@ -2,29 +2,35 @@
 
 Every frame is one JSON object with a ``"type"``. A client's message is
 read by :func:`parse_message`: text of at most :data:`MAX_MESSAGE` bytes,
-an object, a known ``type`` and fields of the right kinds; anything else
-raises :class:`ProtocolError` (sent back as an ``error`` frame; nothing
-changes). A seat's view of its table is built by :func:`seat_view` from
-that seat's :class:`~dominoai.observation.Observation` alone, plus the
-public facts of the table (names, level, who is ready); the tiles left in
-every hand are added only once the hand is over (:func:`hand_result`). So
-no frame carries another seat's tiles before the hand ends, nor the
-boneyard's order (docs/serve.md lists every field).
+nested at most :data:`MAX_DEPTH` deep (counted before the text is decoded),
+an object whose strings are all unicode characters (no lone surrogate), a
+known ``type`` and fields of the right kinds; anything else raises
+:class:`ProtocolError` (sent back as an ``error`` frame; nothing changes).
+A seat's view of its table is built by :func:`seat_view` from that seat's
+:class:`~dominoai.observation.Observation` alone, plus the public facts of
+the table (names, level, who is ready); the tiles left in every hand are
+added only once the hand is over (:func:`hand_result`). So no frame
+carries another seat's tiles before the hand ends, nor the boneyard's
+order (docs/serve.md lists every field).
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from ..moves import END_NAMES
 from ..observation import O_CARRY, Observation
 from ..render.layout import line_layout
 
-__all__ = ["MAX_MESSAGE", "MESSAGE_TYPES", "ProtocolError", "parse_message", "seat_view", "hand_result",
+__all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MESSAGE_TYPES", "ProtocolError", "parse_message", "seat_view", "hand_result",
            "rules_view", "error_frame"]
 
 #: the largest client message, in bytes of UTF-8 text
 MAX_MESSAGE = 4096
+#: the deepest nesting of arrays and objects a client message may have (a
+#: message is one flat object: depth 1)
+MAX_DEPTH = 16
 
 _STR, _INT, _BOOL = "str", "int", "bool"
 #: the fields each client message may carry (name -> kind); others are refused
@@ -43,11 +49,49 @@ MESSAGE_TYPES: dict[str, dict[str, str]] = {
 _REQUIRED = {"join": ("code",), "play": ("code",), "next": ("code",), "leave": ("code",)}
 _KINDS = {_STR: (str,), _INT: (int,), _BOOL: (bool,)}
 _END_KIND = ("plain", "double", "spinner")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKET = re.compile(r"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether ``text`` nests ``[`` and ``{`` deeper than :data:`MAX_DEPTH`
+    outside its strings (read without decoding, so that no depth can
+    exhaust the decoder)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for m in _BRACKET.finditer(_STRING.sub("", text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def _lone_surrogate(value) -> str | None:
+    """The first lone surrogate (a code point of U+D800..U+DFFF, which is not
+    a character and has no UTF-8 form) in any string of ``value``, a decoded
+    message at most :data:`MAX_DEPTH` deep; None if there is none."""
+    if isinstance(value, str):
+        m = _SURROGATE.search(value)
+        return None if m is None else m.group()
+    if isinstance(value, dict):
+        value = [x for kv in value.items() for x in kv]
+    if isinstance(value, list):
+        for x in value:
+            found = _lone_surrogate(x)
+            if found is not None:
+                return found
+    return None
 
 
 class ProtocolError(ValueError):
     """A message the server refuses: ``code`` names the kind (``"too_large"``,
-    ``"bad_json"``, ``"bad_message"``, ``"unknown_type"``, ``"bad_field"``,
+    ``"too_deep"``, ``"bad_json"``, ``"bad_unicode"``, ``"bad_message"``,
+    ``"unknown_type"``, ``"bad_field"``,
     and the table's: ``"no_table"``, ``"not_your_seat"``, ``"illegal_move"``,
     ...), the message says why in one line; ``request`` is the refused
     message's type where it is known."""
@@ -70,8 +114,10 @@ def parse_message(text) -> dict:
     """A client's message as a ``dict``, checked.
 
     :param text: the frame's text (``str``; ``bytes`` are refused).
-    :raises ProtocolError: not text, longer than :data:`MAX_MESSAGE` bytes,
-        not JSON, not an object, an unknown ``type``, an unknown field, a
+    :raises ProtocolError: not text (``bad_message``), longer than
+        :data:`MAX_MESSAGE` bytes (``too_large``), nested deeper than
+        :data:`MAX_DEPTH` (``too_deep``), not JSON (``bad_json``), a string
+        holding a lone surrogate (``bad_unicode``), not an object, an unknown ``type``, an unknown field, a
         field of the wrong kind, a required field missing, a string field
         longer than 64 characters.
 
@@ -86,10 +132,17 @@ def parse_message(text) -> dict:
         raise ProtocolError("bad_message", "messages are JSON text, not binary frames")
     if len(text) > MAX_MESSAGE or len(text.encode("utf-8", "replace")) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"a message may be at most {MAX_MESSAGE} bytes")
+    if _too_deep(text):
+        raise ProtocolError("too_deep", f"a message may nest arrays and objects at most {MAX_DEPTH} deep")
     try:
         msg = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise ProtocolError("bad_json", f"not JSON: {e}") from None
+    bad = _lone_surrogate(msg)
+    if bad is not None:
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        raise ProtocolError("bad_unicode", f"a string holds a lone surrogate (U+{ord(bad):04X}), "
+                                           "which is not a character", kind if kind in MESSAGE_TYPES else None)
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
     kind = msg.get("type")

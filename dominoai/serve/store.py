@@ -1,13 +1,14 @@
 """The server's store: one SQLite file in WAL mode.
 
 Four tables: ``guests`` (a cookie's token, the name, the stats as
-``dominoai.stats/1`` counts), ``tables`` (the code, the settings, who sits
-in each seat, the status and the match so far as a ``dominoai.record/1``
-record, written after every move), ``records`` (every finished hand: the
-record of the match up to that hand, with the seats' names or bot specs
-and their kinds, person or bot)
-and nothing else. Every write is one transaction, so a server killed at
-any moment restarts with every table at its last move.
+``dominoai.stats/1`` counts, when it was last seen), ``tables`` (the code,
+the settings, who sits in each seat, the status and the match so far as a
+``dominoai.record/1`` record, written after every move), ``records``
+(every finished hand: the record of the match up to that hand, with the
+seats' names or bot specs and their kinds, person or bot) and nothing
+else. Every write is one transaction, so a server killed at any moment
+restarts with every table at its last move; a finished match's stats are
+written in the transaction that stores the table as finished.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from .._files import atomic_write
 from ..records import dumps_record
 from ..table import add_match
 
-__all__ = ["Store", "SCHEMA_VERSION", "check_store"]
+__all__ = ["Store", "StoreError", "SCHEMA_VERSION", "check_store"]
 
 SCHEMA_VERSION = 1
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS guests (
-    token TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL, stats TEXT NOT NULL DEFAULT '{}');
+    token TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL, stats TEXT NOT NULL DEFAULT '{}',
+    seen REAL);
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT UNIQUE NOT NULL, created REAL NOT NULL,
     settings TEXT NOT NULL, guests TEXT NOT NULL, status TEXT NOT NULL, record TEXT,
@@ -36,6 +38,12 @@ CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL, hand INTEGER NOT NULL,
     seats TEXT NOT NULL, record TEXT NOT NULL, created REAL NOT NULL, UNIQUE (table_id, hand));
 """
+
+
+class StoreError(Exception):
+    """The store cannot be opened: its folder cannot be made, or SQLite
+    cannot open or write the file. The message names the file and says why
+    in one line."""
 
 
 def check_store(path: "str | Path") -> None:
@@ -71,18 +79,29 @@ class Store:
 
     Used from one thread (the server's event loop); each call is short.
 
-    :raises sqlite3.Error: a file that is not a database.
+    :raises StoreError: the folder cannot be made (a part of it is a file,
+        no permission), or SQLite cannot open the file as a database.
     """
 
     def __init__(self, path: "str | Path"):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(_SCHEMA)
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            file = next((p for p in reversed(self.path.parents) if p.exists() and not p.is_dir()), None)
+            why = f"{file} is a file, not a folder" if file is not None else (e.strerror or str(e))
+            raise StoreError(f"cannot open the server database {self.path}: {why}") from None
+        try:
+            self.db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self.db.executescript(_SCHEMA)
+            if "seen" not in {r[1] for r in self.db.execute("PRAGMA table_info(guests)")}:
+                self.db.execute("ALTER TABLE guests ADD COLUMN seen REAL")    # a store of an older server
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the server database {self.path}: {e}") from None
 
     def close(self) -> None:
         self.db.close()
@@ -96,18 +115,41 @@ class Store:
         return {"token": token, "name": row[0], "stats": json.loads(row[1])}
 
     def add_guest(self, token: str, name: str) -> None:
-        self.db.execute("INSERT INTO guests (token, name, created) VALUES (?, ?, ?)", (token, name, time.time()))
+        now = time.time()
+        self.db.execute("INSERT INTO guests (token, name, created, seen) VALUES (?, ?, ?, ?)",
+                        (token, name, now, now))
 
     def rename_guest(self, token: str, name: str) -> None:
         self.db.execute("UPDATE guests SET name=? WHERE token=?", (name, token))
+
+    def touch_guest(self, token: str, when: float | None = None) -> None:
+        """Mark the guest ``token`` as seen at ``when`` (a Unix time in
+        seconds; default now)."""
+        self.db.execute("UPDATE guests SET seen=? WHERE token=?", (time.time() if when is None else when, token))
+
+    def remove_idle_guests(self, seen_before: float, keep=()) -> int:
+        """Delete the guests last seen before ``seen_before`` (a Unix time in
+        seconds) that sit at no table, finished or not, and have no stats,
+        except the tokens in ``keep``. Returns how many were deleted."""
+        keep = set(keep)
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            idle = [t for (t,) in self.db.execute(
+                "SELECT token FROM guests WHERE COALESCE(seen, created) < ? AND stats = '{}' "
+                "AND NOT EXISTS (SELECT 1 FROM tables, json_each(tables.guests) "
+                "WHERE json_each.value = guests.token)", (seen_before,)) if t not in keep]
+            self.db.executemany("DELETE FROM guests WHERE token=?", [(t,) for t in idle])
+        return len(idle)
 
     def count_match(self, token: str, variant: str, level: str, outcome: str, hands: int, won: int) -> None:
         """Add one finished match to a guest's stats (:func:`~dominoai.table.add_match`)."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            g = self.guest(token)
-            if g is None:
-                return
+            self._count_match(token, variant, level, outcome, hands, won)
+
+    def _count_match(self, token: str, variant: str, level: str, outcome: str, hands: int, won: int) -> None:
+        g = self.guest(token)
+        if g is not None:
             stats = add_match(g["stats"], variant, level, outcome, hands, won)
             self.db.execute("UPDATE guests SET stats=? WHERE token=?", (json.dumps(stats, sort_keys=True), token))
 
@@ -120,10 +162,12 @@ class Store:
         return int(cur.lastrowid)
 
     def save_table(self, code: str, guests: list, status: str, record: dict | None, ready: list,
-                   finished_hand: "tuple[int, list, dict] | None" = None) -> None:
+                   finished_hand: "tuple[int, list, dict] | None" = None, matches=()) -> None:
         """Write a table as it stands (one transaction); ``finished_hand``:
         ``(hand index, seats, record)`` of a hand that just ended, kept in
-        ``records`` (once per hand)."""
+        ``records`` (once per hand); ``matches``: per person of a match that
+        just ended ``(token, variant, level, outcome, hands, hands won)``,
+        added to their stats in the same transaction (:meth:`count_match`)."""
         rec_text = None if record is None else json.dumps(record, separators=(",", ":"))
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
@@ -136,6 +180,8 @@ class Store:
                                 "VALUES (?, ?, ?, ?, ?)",
                                 (tid, hand, json.dumps(seats), json.dumps(rec, separators=(",", ":")),
                                  time.time()))
+            for counted in matches:
+                self._count_match(*counted)
 
     def tables(self) -> list[dict]:
         """Every table: ``{"id", "code", "settings", "guests", "status", "record", "ready"}``."""
