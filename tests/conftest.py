@@ -9,10 +9,26 @@ every machine alike; a test may still ask for more examples in its own
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+
+# The tools the tests start keep their settings in the user's config folder
+# (matplotlib's ~/.config/matplotlib, Chromium's, Dask's): on a machine
+# without ~/.config the suite would make one. The whole run, xdist's
+# workers included (they inherit it), gets a config folder of its own,
+# removed when the process that made it exits.
+if "DOMINOAI_TEST_CONFIG" not in os.environ:
+    import atexit
+
+    _config = tempfile.mkdtemp(prefix="dominoai-test-config-")
+    atexit.register(shutil.rmtree, _config, True)
+    os.environ["DOMINOAI_TEST_CONFIG"] = _config
+    os.environ["XDG_CONFIG_HOME"] = _config
+    os.environ["MPLCONFIGDIR"] = os.path.join(_config, "matplotlib")
 
 try:
     from hypothesis import settings
@@ -208,3 +224,60 @@ def live_server(tmp_path_factory):
         pytest.importorskip(mod, reason="dominoai serve needs the serve extra")
     with _LiveServer(tmp_path_factory.mktemp("live") / "serve.sqlite3") as srv:
         yield srv
+
+
+# ------------------------------------------------------------- the home folder
+# A run leaves the home folder as it found it. Tools the tests start write
+# there unless told otherwise: Ray saves an auth token in ~/.ray, an IPython
+# kernel makes ~/.ipython. Those tests give them a home of their own
+# (``temporary_home``, ``ray_in_temporary_folders``; tests/notebook_runner.py
+# for the notebooks' kernels), and each session checks that the home folder
+# gained no entry, nor any file in the folders those tools use. The user
+# cache (~/.cache, or $XDG_CACHE_HOME) is shared on purpose: numba's cached
+# kernels and their warm-up markers live there.
+
+#: folders of the home folder the tools the tests start would write to
+HOME_WATCHED = (".ray", ".ipython", ".jupyter", ".local/share/jupyter")
+
+
+def home_listing(home: Path) -> set[str]:
+    """The entries of ``home`` and every file and folder under
+    :data:`HOME_WATCHED` in it, as paths relative to ``home``."""
+    out = {p.name for p in home.iterdir()} if home.is_dir() else set()
+    for sub in HOME_WATCHED:
+        top = home / sub
+        if top.is_dir():
+            out.update(str(p.relative_to(home)) for p in top.rglob("*"))
+    return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _home_gains_nothing():
+    home = Path.home()
+    before = home_listing(home)
+    yield
+    gained = sorted(home_listing(home) - before)
+    assert not gained, f"the tests wrote to the home folder {home}: {gained}"
+
+
+@pytest.fixture
+def temporary_home(tmp_path, monkeypatch) -> Path:
+    """HOME set to a new folder of the test's own (the user cache stays the
+    real one, so compiled kernels are not compiled again); that folder."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache"))
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def ray_in_temporary_folders(temporary_home, monkeypatch):
+    """For a test that starts a local Ray cluster: Ray's auth token goes to
+    the temporary home, its session folder (logs, sockets) to a temporary
+    folder removed afterwards instead of /tmp/ray. The folder is made with
+    a short name: Ray's unix sockets inside it allow about 100 characters."""
+    folder = tempfile.mkdtemp(prefix="ray-")
+    monkeypatch.setenv("RAY_TMPDIR", folder)
+    yield Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)

@@ -66,7 +66,7 @@ def test_dask_local_cluster_gives_the_same_tables(local):
 
 
 @pytest.mark.e2e
-def test_local_ray_cluster_gives_the_same_tables(local):
+def test_local_ray_cluster_gives_the_same_tables(local, ray_in_temporary_folders):
     ray = pytest.importorskip("ray", reason="the ray extra is not installed")
     from dominoai.tournament import cluster_session
     from dominoai.tournament.backends import RAY_LOCAL

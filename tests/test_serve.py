@@ -259,12 +259,20 @@ def test_two_friends_and_bots_see_only_their_own_tiles(server):
     fa = a.until(lambda f: f["type"] == "table" and f["status"] == "playing")
     assert [s["bot"] for s in fa["seats"]] == [None, None, "hard", "hard"]
     assert fa["seat"] == 0 and [s["name"] for s in fa["seats"]][:2] == [a.welcome["name"], b.welcome["name"]]
+    failed = []
+
     def run(cl):
-        cl.play_on(code, hands=1)
-    tb = threading.Thread(target=run, args=(b,))
+        try:
+            cl.play_on(code, hands=1)
+        except BaseException as e:   # raised again below, in the test's own thread
+            failed.append(e)
+    tb = threading.Thread(target=run, args=(b,), daemon=True)
     tb.start()
     a.play_on(code, hands=1)
-    tb.join(60)
+    tb.join(TIMEOUT)
+    assert not tb.is_alive(), "seat 1 did not finish its hand"
+    if failed:
+        raise failed[0]
     rec = stored_record(server, code)
     assert check_frames(a.frames, rec) > 3 and check_frames(b.frames, rec) > 3
     a.close()
@@ -313,7 +321,14 @@ def test_a_seat_is_refused_to_a_connection_that_does_not_hold_it(server):
         cl.close()
 
 
-def test_bad_messages_get_an_error_frame_and_change_nothing(server):
+#: the deal of this seed gives the person, at their first turn, open ends and
+#: tiles that fit neither (the bot leads; its moves follow from the seed too)
+STUCK_SEED = 3
+
+
+def test_bad_messages_get_an_error_frame_and_change_nothing(server, monkeypatch):
+    import dominoai.serve.app as app_module
+    monkeypatch.setattr(app_module, "fresh_seed", lambda: STUCK_SEED)
     c = Client(server.url)
     code = c.request({"type": "open", "variant": "block", "alone": True, "level": "easy"})["code"]
     f = c.until(lambda f: f["type"] == "table" and f["hand"]["your_turn"])
@@ -350,11 +365,11 @@ def test_bad_messages_get_an_error_frame_and_change_nothing(server):
     err = c.request({"type": "play", "code": code, "tile": not_held})
     assert err["error"] == "illegal_move" and f"does not hold {not_held}" in err["message"]
     stuck = [t for t in before["tiles"] if t not in legal]
-    if stuck and before["ends"]:
-        err = c.request({"type": "play", "code": code, "tile": stuck[0]})
-        ends = ", ".join(f"{e['end']} {e['pip']}" for e in before["ends"])
-        assert err["error"] == "illegal_move", err
-        assert err["message"] == f"{stuck[0]} does not fit any open end (open: {ends})", err
+    assert stuck and before["ends"], before     # the seed's deal: a tile that fits no open end
+    err = c.request({"type": "play", "code": code, "tile": stuck[0]})
+    ends = ", ".join(f"{e['end']} {e['pip']}" for e in before["ends"])
+    assert err["error"] == "illegal_move", err
+    assert err["message"] == f"{stuck[0]} does not fit any open end (open: {ends})", err
     after = c.resume(code)
     assert after["hand"] == before
     assert stored_record(server, code) == rec

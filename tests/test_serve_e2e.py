@@ -87,7 +87,6 @@ def _start(db: Path, log: Path) -> tuple[subprocess.Popen, str]:
     return p, f"ws://127.0.0.1:{port}/ws"
 
 
-@pytest.mark.e2e
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (Linux's /proc; none elsewhere)."""
     out = []
@@ -101,6 +100,7 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+@pytest.mark.e2e
 def test_a_server_killed_mid_hand_restarts_with_every_table_at_its_last_move(tmp_path):
     warm_engine()        # the engine's kernels compiled and cached before the server starts
     db = tmp_path / "serve.sqlite3"

@@ -308,6 +308,11 @@ runpy.run_module("dominoai", run_name="__main__", alter_sys=True)
 """
 
 
+#: how long the first run may take to finish its two trials (its kernels come from
+#: the cache): generous, it only turns a run that hangs into a failure
+BARRIER_SECONDS = 1200
+
+
 @pytest.mark.e2e
 def test_resume_after_sigkill(tmp_path):
     path = tmp_path / "kill.db"
@@ -321,13 +326,20 @@ def test_resume_after_sigkill(tmp_path):
     from dominoai import get_rules
     from dominoai._compile import warm_up_tournament
     warm_up_tournament(get_rules("block"), ["insane", "easy"], progress=False)
-    proc = subprocess.Popen([sys.executable, "-c", WAIT_AT_THE_THIRD_TRIAL, str(barrier), *cmd[3:]],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    while not barrier.exists():
-        assert proc.poll() is None, proc.stderr.read().decode()
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    log = tmp_path / "first.log"
+    with open(log, "w") as err:         # a file, not a pipe: a full pipe would stall the process
+        proc = subprocess.Popen([sys.executable, "-c", WAIT_AT_THE_THIRD_TRIAL, str(barrier), *cmd[3:]],
+                                env=env, stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + BARRIER_SECONDS
+        while not barrier.exists():
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, \
+                f"two trials not finished in {BARRIER_SECONDS} s: {log.read_text()[-2000:]}"
+            time.sleep(0.05)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
     first = _finished(path)
     assert first == 2                       # the third trial was asked for, not finished
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)

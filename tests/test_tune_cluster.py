@@ -177,19 +177,27 @@ def test_an_enqueued_bot_name_queues_its_defaults_under_the_preset(tmp_path):
 
 
 # ---------------------------------------------------------------- liveness (no game is played)
-def test_stale_trials_are_failed_and_queued_again(tmp_path):
+def test_stale_trials_are_failed_and_queued_again(tmp_path, monkeypatch):
     """A trial of a process of this machine that is gone fails at once; one
     of another machine after three heartbeats without a beat; a live
-    worker's trial never. Each failed setting is queued again once."""
+    worker's trial never. Each failed setting is queued again once.
+
+    The liveness clock is the test's: a slow machine between two calls
+    does not count as heartbeats missed."""
+    import types
+
     import optuna
     from optuna.trial import TrialState
 
+    from dominoai.tune import workers as workers_module
     from dominoai.tune.storage import open_storage, parse_storage
     from dominoai.tune.workers import Liveness, me
+    clock = [1000.0]
+    monkeypatch.setattr(workers_module, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
     ref = parse_storage(f"journal:{tmp_path / 'l.journal'}", "live")
     storage = open_storage(ref)
     st = optuna.create_study(study_name="live", storage=storage, direction="maximize")
-    live = Liveness(storage, False, 0.05)
+    live = Liveness(storage, False, 10.0)          # stale after 30 s of the clock without a beat
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True).stdout.strip()
     workers = {"gone": dict(me(), pid=int(gone), token="x"), "remote": {"host": "elsewhere", "pid": 1},
@@ -202,8 +210,12 @@ def test_stale_trials_are_failed_and_queued_again(tmp_path):
         number[name] = t.number
     assert live.fail_stale(st) == [number["gone"]]
     assert live.fail_stale(st) == []               # the remote one is watched from now on
-    time.sleep(0.2)                                # more than three heartbeats without a beat
+    clock[0] += 29.0                               # not yet three heartbeats without a beat
+    assert live.fail_stale(st) == []
+    clock[0] += 2.0                                # now more than three
     assert live.fail_stale(st) == [number["remote"]]
+    clock[0] += 1000.0
+    assert live.fail_stale(st) == []               # the live worker's trial: never
     trials = st.get_trials(deepcopy=False)
     state = {t.number: t.state for t in trials}
     assert state[number["alive"]] == TrialState.RUNNING
