@@ -172,7 +172,7 @@ def main(argv=None) -> int:
           f"best of {args.repeats} (process CPU time)\n", flush=True)
     positions = {p: build_positions(p, args.positions, args.seed + i) for i, p in enumerate(presets)}
 
-    from dominoai.learn.model import ModelError
+    from dominoai.nets.model import ModelError
     rows = []
     for spec in specs:
         name = spec.split(":")[0]

@@ -17,7 +17,7 @@ seat's last draw) with
 - ``neural_noblock`` (a policy with the block only): the same network with
   the block left out, so the difference is what the features cost;
 - ``neural_plain``: the same network's plain forward pass on the whole
-  observation vector (:func:`dominoai.learn.forward.forward_into`) per
+  observation vector (:func:`dominoai.nets.forward.forward_into`) per
   row, for comparison.
 
 It reports the tabled rows (plays and passes) per decision, the CPU
@@ -45,7 +45,7 @@ from dominoai.engine import kernels as K
 from dominoai.engine import layout as L
 from dominoai.engine.encode import encode_into
 from dominoai.engine.observe import O_HAND, O_UNSEEN
-from dominoai.learn.forward import forward_into
+from dominoai.nets.forward import forward_into
 
 _FULL = np.int64((1 << 28) - 1)
 
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
     from dominoai.bots.pimc.likelihood import net_tables
     from dominoai.bots.worlds import Belief
     from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
-    from dominoai.learn.model import load_model
+    from dominoai.nets.model import load_model
 
     model = load_model(f"{a.preset}-policy", preset=a.preset, kind="policy")
     net = model.packed(block=True)

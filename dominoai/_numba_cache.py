@@ -3,7 +3,7 @@
 numba's on-disk cache (``cache=True``) checks only the source file of the
 function it compiled, not the kernels it calls in other modules (numba's
 documentation, "Cache invalidation"): after a change to
-``engine/kernels.py``, cached code in ``bots/hard.py`` could still run the
+``engine/kernels.py``, cached code in ``nets/hardeval.py`` could still run the
 old engine, or crash. numba offers no public way to give one package a
 cache of its own (``NUMBA_CACHE_DIR`` and ``numba.config.CACHE_DIR`` act on
 the whole process), and its documented way to clear a cache is to remove

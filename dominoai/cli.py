@@ -529,7 +529,7 @@ def _model_name(args) -> str:
         where = f"--name {name!r}" if given else f"the --out folder's name {name!r}"
         raise UsageError(f"{where} cannot name a model: use letters, digits, '.', '_', '+' and '-'"
                          + ("" if given else " (or give --name)"))
-    from .learn.model import shipped_models
+    from .nets.model import shipped_models
     if name in shipped_models():
         print(f"dominoai: note: a shipped model is also named {name!r}; results tell the two apart by their "
               f"hash only (give another --name to tell them apart by name)", file=sys.stderr)
@@ -694,7 +694,7 @@ def _cmd_train_ppo(args) -> int:
         import optax  # noqa: F401
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
-    from .learn.model import check_players, default_model_name, load_model
+    from .nets.model import check_players, default_model_name, load_model
     from .learn.ppo import DEFAULTS, train_run
     name = _model_name(args)
     try:
@@ -1057,7 +1057,7 @@ def _refuse_missing_model(spec: str, rules) -> None:
     under ``rules`` (no model shipped for the preset, one of another preset
     or players), as :func:`run_tournament` would when it names the models."""
     from .bots import make_bot
-    from .learn.model import ModelError
+    from .nets.model import ModelError
     try:
         bot = make_bot(spec)
         if hasattr(bot, "use_rules"):

@@ -8,7 +8,7 @@ checkpoint), ``neural:model=block-policy`` and ``hard`` against each other
 on the same duplicate deals (``--deals``, seed 0, every deal in both seat
 rotations): points per hand of the first minus the second with the paired
 95% interval, and each bot's median ms per decision (CPU time) in that run.
-``--ship`` copies the model to ``dominoai/learn/models/block-ppo.npz``.
+``--ship`` copies the model to ``dominoai/nets/models/block-ppo.npz``.
 
 Writes ``ppo-summary.json`` and ``ppo-summary.md`` (``ppo-summary-klVALUE.*``
 with ``--kl``) under ``--out`` (default ``results``).
@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kl", type=float, default=None,
                     help="the KL leash's weight (default: dominoai.learn.ppo's, 0.02); another value trains "
                          "in ppo-block-klVALUE")
-    ap.add_argument("--ship", action="store_true", help="copy the model to dominoai/learn/models/block-ppo.npz")
+    ap.add_argument("--ship", action="store_true", help="copy the model to dominoai/nets/models/block-ppo.npz")
     args = ap.parse_args(argv)
     if args.iterations < 1 or args.deals < 1 or args.seed < 0 or args.jobs == 0 or args.jobs < -1 or (
             args.kl is not None and not args.kl >= 0):
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     from _common import interval, median_ms, run_or_load
     from train import pair
 
-    from dominoai.learn.model import MODELS_DIR, load_model
+    from dominoai.nets.model import MODELS_DIR, load_model
     from dominoai.learn.ppo import DEFAULTS, train_run
 
     settings = {**RUN, "iterations": args.iterations}

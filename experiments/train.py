@@ -5,7 +5,7 @@ For each preset of ``RUNS`` (the data sizes and settings of the shipped
 models, fixed here) it runs ``dominoai train`` in ``--out/train-PRESET``
 (:func:`dominoai.learn.imitation.train_run`: insane's self-play decisions,
 then the policy network), copies the model to
-``dominoai/learn/models/PRESET-policy.npz`` when ``--ship`` is given, and
+``dominoai/nets/models/PRESET-policy.npz`` when ``--ship`` is given, and
 plays ``neural:model=FILE``, ``insane`` and ``hard`` against each other
 on the same duplicate deals (``--deals``, seed 0, every deal in every
 seat rotation), reporting points per hand with the paired 95% interval
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
                          "tournament of their own, whose ms per decision are then the same run's)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("results"))
-    ap.add_argument("--ship", action="store_true", help="copy each model into dominoai/learn/models/")
+    ap.add_argument("--ship", action="store_true", help="copy each model into dominoai/nets/models/")
     ap.add_argument("--smoke", action="store_true", help="tiny data and one epoch (checks the pipeline)")
     ap.add_argument("--no-eval", action="store_true", help="train only")
     args = ap.parse_args(argv)
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
     from _common import median_ms, run_or_load
 
     from dominoai.learn.imitation import train_run
-    from dominoai.learn.model import MODELS_DIR, load_model
+    from dominoai.nets.model import MODELS_DIR, load_model
 
     args.out.mkdir(parents=True, exist_ok=True)
     summary_path = args.out / "train-summary.json"

@@ -9,7 +9,7 @@ else the mean of ``--rollouts`` rollouts with insane's rollout policy in
 that preset (:func:`dominoai.learn.value.generate`). A value network is
 trained on it (:func:`dominoai.learn.value.train_value`, 10% of the hands
 held out) and saved as the shipped model ``PRESET-value``
-(``dominoai/learn/models/``), with its dataset, log (parquet) and learning
+(``dominoai/nets/models/``), with its dataset, log (parquet) and learning
 curve (PNG) under ``--out/PRESET``. Each preset is one
 :func:`dominoai.learn.value.value_run`, the run of ``dominoai train --kind
 value``; the model's header records that command.
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from dominoai.learn.model import MODELS_DIR
 from dominoai.learn.value import ROLLOUT_POLICY, load_dataset, value_run
+from dominoai.nets.model import MODELS_DIR
 
 
 def main(argv=None) -> int:

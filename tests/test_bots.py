@@ -200,7 +200,7 @@ def bot_tables(name: str) -> list:
     ``tests/test_neural.py`` check)."""
     if name == "neural":
         from dominoai.bots.neural import NeuralBot
-        from dominoai.learn.model import load_model
+        from dominoai.nets.model import load_model
         trained = {p: load_model(d["model"]).players for p, d in NeuralBot.PRESET_DEFAULTS.items()}
         return [t for t in TABLES if t[0] in trained
                 and t[1].get("players", dominoai.get_rules(t[0]).players) == trained[t[0]]]
@@ -228,7 +228,7 @@ def test_conformance_slow(name):
 
 def test_neural_refuses_a_preset_without_a_model():
     from dominoai.bots.neural import NeuralBot
-    from dominoai.learn.model import ModelError
+    from dominoai.nets.model import ModelError
     without = [p for p in dominoai.preset_names() if p not in NeuralBot.PRESET_DEFAULTS]
     assert without
     with pytest.raises(ModelError, match="presets with one: ") as e:

@@ -276,7 +276,7 @@ def test_no_import_cycle():
     assert _cycle(g) is None, " -> ".join(_cycle(g))
 
 
-def _package(module: str, mods) -> str:
+def _subpackage(module: str, mods) -> str:
     """The package ``module`` belongs to: ``dominoai.tournament`` for
     ``dominoai.tournament.run``, ``dominoai`` for a top-level module."""
     parts = module.split(".")
@@ -296,7 +296,7 @@ def test_packages_import_only_what_lies_beneath():
     mods = _modules()
     g = _graph()
     found = sorted((a, b, lines[0]) for a, targets in g.items() for b, lines in targets.items()
-                   if (_package(a, mods), _package(b, mods)) in NOT_BENEATH)
+                   if (_subpackage(a, mods), _subpackage(b, mods)) in NOT_BENEATH)
     assert found == []
 
 
@@ -321,9 +321,134 @@ def test_no_private_name_crosses_a_package():
                 continue
             for a in node.names:
                 if a.name.startswith("_") and not a.name.startswith("__") \
-                        and _package(base, mods) != _package(m, mods):
+                        and _subpackage(base, mods) != _subpackage(m, mods):
                     found.append((m, node.lineno, f"{base}.{a.name}"))
     assert found == []
+
+
+# ---------------------------------------------------------------- the packages' import graph
+def _package(module: str) -> str:
+    """A module's node in the packages' graph: the first name under
+    ``dominoai`` (``dominoai.bots.pimc.search`` is ``bots``); a top-level
+    module is its own node (``dominoai.rules`` is ``rules``), the package's
+    ``__init__`` is ``dominoai``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def _package_graph() -> dict[str, dict[str, list[str]]]:
+    """``{package: {imported package: ["dominoai/PATH.py:LINE", ...]}}`` of
+    every import of every module (at module level or inside a function,
+    relative ones resolved; not those under ``if TYPE_CHECKING:``, which
+    never run), modules collapsed to their package (:func:`_package`);
+    a package's imports of itself are left out."""
+    mods = _modules()
+    g: dict[str, dict[str, list[str]]] = {_package(m): {} for m in mods}
+    for m, (path, is_pkg) in mods.items():
+        where = path.relative_to(PACKAGE.parent).as_posix()
+        for target, _, line in _imports(m, path, is_pkg, mods):
+            a, b = _package(m), _package(target)
+            places = g[a].setdefault(b, []) if a != b else []
+            if a != b and f"{where}:{line}" not in places:
+                places.append(f"{where}:{line}")
+    return g
+
+
+def _strong_components(g) -> list[list[str]]:
+    """The strongly connected components of the graph ``g`` (``{node:
+    {successor: ...}}``) that hold more than one node, i.e. its cycles: each
+    a sorted list of nodes, in sorted order (Tarjan's algorithm)."""
+    nodes = sorted(set(g) | {w for succ in g.values() for w in succ})
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(g.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def _describe(g, comp) -> str:
+    """The edges inside the component ``comp`` of ``g``, one line each, with
+    the place of every import that makes the edge."""
+    lines = [f"packages that import each other: {', '.join(comp)}"]
+    for a in comp:
+        for b in sorted(set(g[a]) & set(comp)):
+            lines.append(f"  {a} -> {b}: {', '.join(g[a][b])}")
+    return "\n".join(lines)
+
+
+def test_the_strong_components_are_the_cycles():
+    g = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1, "d": 1}, "d": {"e": 1}, "e": {"d": 1}, "f": {"a": 1}}
+    assert _strong_components(g) == [["a", "b", "c"], ["d", "e"]]
+    assert _strong_components({"a": {"b": 1}, "b": {"c": 1}, "x": {}}) == []
+    msg = _describe({"a": {"b": ["dominoai/a/x.py:3"]}, "b": {"a": ["dominoai/b/y.py:7", "dominoai/b/z.py:9"]}},
+                    ["a", "b"])
+    assert "a -> b: dominoai/a/x.py:3" in msg and "b -> a: dominoai/b/y.py:7, dominoai/b/z.py:9" in msg
+
+
+def test_the_package_graph_names_each_package():
+    assert _package("dominoai.bots.pimc.search") == "bots"
+    assert _package("dominoai.rules") == "rules"
+    assert _package("dominoai") == "dominoai"
+    g = _package_graph()
+    assert {"bots", "learn", "nets", "engine", "rules", "game"} <= set(g)
+    assert "engine" in g["bots"] and "nets" in g["bots"]
+
+
+#: the cycles between packages that remain, each with the imports that close
+#: it; every other cycle fails the test below, and so does a change to one
+#: of these (drop it here once it is gone)
+KNOWN_CYCLES = {
+    ("_compile", "tournament"): "the warm-up plays a hand as a tournament worker does "
+                                "(tournament.loop.play_hand); the tournament warms up through _compile",
+    ("game", "observation", "records", "render"): "a hand and an observation draw themselves in a "
+                                                  "notebook (_repr_svg_) through render, which reads "
+                                                  "records, hands and observations",
+}
+
+
+def test_no_import_cycle_between_packages():
+    """The packages (and top-level modules) of ``dominoai`` import one
+    another without a cycle, counting every import, lazy ones too: each
+    package can be read, tested and replaced from the bottom up. The cycles
+    of :data:`KNOWN_CYCLES` remain, as they are."""
+    g = _package_graph()
+    found = {tuple(comp) for comp in _strong_components(g)}
+    new = [_describe(g, list(comp)) for comp in sorted(found - set(KNOWN_CYCLES))]
+    assert not new, "\n".join(new)
+    assert found == set(KNOWN_CYCLES), sorted(set(KNOWN_CYCLES) - found)  # gone or changed: update the list
+
+
+def test_the_bots_never_import_the_learning_package():
+    """The bots play with the learned models of :mod:`dominoai.nets`; the
+    environments and training (:mod:`dominoai.learn`) stand above them."""
+    g = _package_graph()
+    assert "learn" not in g["bots"], "bots -> learn: " + ", ".join(g["bots"]["learn"])
 
 
 def test_no_library_module_imports_the_command_line():
@@ -353,14 +478,11 @@ LAZY_IMPORTERS = {
     "dominoai.observation": "the render package in _repr_svg_",
     "dominoai.table.model": "the bots (the engine's kernels) when a bot is made",
     "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
-    "dominoai.bots.neural": "the learned model and its kernels when a neural bot is made or decides",
     "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
     "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
     "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
                           "matplotlib when its log and curve are written",
-    "dominoai.learn.model": "the action-feature kernels (the hard bot) for a model with the block only",
     "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
-    "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 
 

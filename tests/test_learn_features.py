@@ -14,10 +14,10 @@ from dominoai.bots import make_bot
 from dominoai.bots.hard import DEFAULT_WEIGHTS
 from dominoai.engine.encode import N_ACTIONS, encode
 from dominoai.engine.observe import O_SIZE
-from dominoai.learn.features import (ACTION_FEATURES, N_ACTION_FEATURES, action_features, dataset_features,
-                                     decode_into)
-from dominoai.learn.model import Model, ModelError, load_model, new_model
+from dominoai.learn.features import dataset_features, decode_into
 from dominoai.moves import Move
+from dominoai.nets.features import ACTION_FEATURES, N_ACTION_FEATURES, action_features
+from dominoai.nets.model import Model, ModelError, load_model, new_model
 from dominoai.tiles import Tile
 
 F = {name: i for i, name in enumerate(ACTION_FEATURES)}

@@ -1,4 +1,4 @@
-"""The learned-model format (dominoai.learn.model): the numba forward pass
+"""The learned-model format (dominoai.nets.model): the numba forward pass
 against the JAX definition and against a plain numpy reference, save and
 load, refusals of mismatched headers."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from dominoai.engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
-from dominoai.learn import forward as F
-from dominoai.learn.model import Model, ModelError, input_scale, load_model, new_model
+from dominoai.nets import forward as F
+from dominoai.nets.model import Model, ModelError, input_scale, load_model, new_model
 
 
 def _numpy_forward(model, x):
@@ -293,7 +293,7 @@ def test_non_finite_weights_are_refused(tmp_path, where, value):
 
 
 def test_the_players_a_model_was_trained_for(tmp_path):
-    from dominoai.learn.model import check_players
+    from dominoai.nets.model import check_players
     m = _random_model()
     assert m.header["players"] == 2 and m.players == 2
     p = _tamper(tmp_path)
@@ -320,8 +320,8 @@ def test_public_constants_have_a_doc_comment():
     import ast
     import importlib
     import inspect
-    for name in ("dominoai.learn.features", "dominoai.learn.model", "dominoai.learn.value_model",
-                 "dominoai.learn.ppo"):
+    for name in ("dominoai.learn.features", "dominoai.nets.features", "dominoai.nets.hardeval", "dominoai.nets.model",
+                 "dominoai.nets.value_model", "dominoai.learn.ppo"):
         mod = importlib.import_module(name)
         src = inspect.getsource(mod).splitlines()
         for node in ast.parse("\n".join(src)).body:

@@ -39,7 +39,7 @@ def test_ppo_loss_equals_a_numpy_reference():
 
     from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
     from dominoai.learn import jaxnet
-    from dominoai.learn.model import new_model
+    from dominoai.nets.model import new_model
     from dominoai.learn.ppo import ppo_loss
     rng = np.random.default_rng(3)
     pi, pi0, v = (new_model(k, "block", hidden=(6,), seed=s) for k, s in (("policy", 1), ("policy", 2),
@@ -125,7 +125,7 @@ TINY = dict(num_envs=8, steps=4, batch=32, epochs=2, value_warmup=1, snapshot_ev
 
 @PPO_RUNS
 def test_a_resumed_run_ends_with_identical_params(tmp_path):
-    from dominoai.learn.model import load_model
+    from dominoai.nets.model import load_model
     from dominoai.learn.ppo import train_ppo
     full = train_ppo("block", "block-policy", iterations=3, **TINY)
     train_ppo("block", "block-policy", checkpoint_dir=tmp_path, iterations=2, **TINY)
@@ -219,7 +219,7 @@ def test_train_ppo_command_writes_a_neural_model(tmp_path, capsys):
     from dominoai.bots import make_bot
     from dominoai.cli import main
     from dominoai.engine.encode import ENCODING_VERSION
-    from dominoai.learn.model import code_hash, load_model
+    from dominoai.nets.model import code_hash, load_model
     out = tmp_path / "run"
     argv = ["train", "--variant", "block", "--kind", "ppo", "--iterations", "2", "--num-envs", "8",
             "--steps", "4", "--batch", "32", "--epochs", "2", "--out", str(out), "--no-progress"]
@@ -275,7 +275,7 @@ def test_ppo_at_tables_of_three(tmp_path, capsys):
     plays its games there, and its model records it."""
     from dominoai.bots import make_bot
     from dominoai.cli import main
-    from dominoai.learn.model import load_model, new_model
+    from dominoai.nets.model import load_model, new_model
     start = new_model("policy", "block", hidden=(8,), seed=3, players=3, name="start3").save(tmp_path / "start3.npz")
     out = tmp_path / "ppo3"
     assert main(["train", "--variant", "block", "--players", "3", "--kind", "ppo", "--init", str(start),

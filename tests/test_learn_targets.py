@@ -127,7 +127,7 @@ def _reference_loss(model, d, temperature):
 def test_the_soft_target_loss_equals_a_numpy_reference():
     pytest.importorskip("optax", reason="training needs the [learn] extra (jax, optax)")
     from dominoai.learn.imitation import train_policy
-    from dominoai.learn.model import new_model
+    from dominoai.nets.model import new_model
     d = _tiny_dataset()
     # a step too small to move the weights: the logged loss is the fresh network's
     res = train_policy(d, "block", hidden=(16,), epochs=1, batch=64, learning_rate=1e-12, held_out=0.0, seed=7,

@@ -10,12 +10,12 @@ import pytest
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.engine import layout as L
-from dominoai.learn.model import ModelError, new_model
 from dominoai.learn.imitation import split_hands
 from dominoai.learn.value import ValueModel, load_value_model, new_value_model, positions, value_targets
-from dominoai.learn.world_encode import (W_BONE, W_CUR, W_ENDS, W_HANDS, W_LINE, W_MUST, W_RAW,
-                                         W_SPIN, WORLD_SIZE, encode_world)
 from dominoai.moves import Move
+from dominoai.nets.model import ModelError, new_model
+from dominoai.nets.world_encode import (W_BONE, W_CUR, W_ENDS, W_HANDS, W_LINE, W_MUST, W_RAW,
+                                        W_SPIN, WORLD_SIZE, encode_world)
 from dominoai.tiles import Tile
 
 SEAT0 = ["6:6", "6:5", "5:5", "4:0", "3:1", "2:2", "1:0"]

@@ -14,7 +14,7 @@ from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.cli import main
 from dominoai.engine.encode import encode
-from dominoai.learn.model import Model, ModelError, load_model, new_model
+from dominoai.nets.model import Model, ModelError, load_model, new_model
 
 
 def _reference_logits(model, obs):
@@ -436,7 +436,7 @@ def test_each_shipped_models_training_command_is_a_command_of_today():
     import shlex
 
     from dominoai.cli import build_parser
-    from dominoai.learn.model import shipped_models
+    from dominoai.nets.model import shipped_models
     trained = {}
     for name, path in shipped_models().items():
         with np.load(path) as z:

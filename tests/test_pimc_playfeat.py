@@ -1,12 +1,12 @@
 """insane's ``neural`` play model with a policy that adds action features.
 
 The shipped Draw and All Fives policies add, to each legal move's logit, a
-learned weighting of what the move does (:mod:`dominoai.learn.features`).
+learned weighting of what the move does (:mod:`dominoai.nets.features`).
 The play model must give each tabled play the probability the ``neural``
 bot itself gives it from that seat's observation: checked on hand-built
 deals against the model's public forward pass
-(:meth:`Model.forward <dominoai.learn.model.Model.forward>` with
-:func:`~dominoai.learn.features.action_features`) and the bot's own move.
+(:meth:`Model.forward <dominoai.nets.model.Model.forward>` with
+:func:`~dominoai.nets.features.action_features`) and the bot's own move.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from dominoai.bots import make_bot
 from dominoai.bots.pimc import SearchSettings, new_scratch, play_likelihood
 from dominoai.engine.encode import encode
 from dominoai.game import Move
-from dominoai.learn.features import action_features
-from dominoai.learn.model import load_model
+from dominoai.nets.features import action_features
+from dominoai.nets.model import load_model
 from dominoai.tiles import Tile
 
 # two hands rich in 6s, 5s and 4s, so both seats keep following without drawing

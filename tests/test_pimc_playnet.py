@@ -144,7 +144,7 @@ def test_neural_likelihood_of_the_true_world_and_the_hard_model_untouched():
     the reference over every other seat's decision (and leaves out the
     observer's own with ``me``); the same settings with ``play_model=0``
     give the hard model's weight, not the network's."""
-    from dominoai.learn.model import load_model
+    from dominoai.nets.model import load_model
 
     model = load_model("block-policy", preset="block", kind="policy")
     params = [(np.asarray(w, np.float32).astype(np.float64), np.asarray(b, np.float32).astype(np.float64))

@@ -1,4 +1,4 @@
-"""The ``neural`` bot: a learned policy network (:mod:`dominoai.learn.model`).
+"""The ``neural`` bot: a learned policy network (:mod:`dominoai.nets.model`).
 
 It decides from the :class:`~dominoai.observation.Observation` only: the
 observation array is encoded into the observation vector
@@ -7,12 +7,12 @@ left out, and the bot plays the legal id with the highest logit
 (``temperature=0``), or samples one with probabilities
 ``softmax(logit / temperature)`` from its seeded generator. Encoding, the
 forward pass and the choice run in one numba kernel
-(:func:`dominoai.learn.forward.policy_pick`); no JAX at play time. A model
-with the action-feature block (:mod:`dominoai.learn.features`) also lays
+(:func:`dominoai.nets.forward.policy_pick`); no JAX at play time. A model
+with the action-feature block (:mod:`dominoai.nets.features`) also lays
 each legal tile on the seat's view of the line to read its features
 (``hard``'s: points made, pips shed, the next seat's best reply, ...) and
 adds their learned weighting to the logits, in one kernel too
-(:func:`dominoai.learn.features.policy_pick_features`).
+(:func:`dominoai.nets.features.policy_pick_features`).
 
 ``model``: a shipped model's name (``block-policy``; ``dominoai bots``
 lists them) or a ``.npz`` file; empty (the default): the shipped policy of
@@ -30,7 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.encode import N_ACTIONS, OBS_SIZE
+from ..engine.layout import MAX_MOVES
 from ..game import Move
+from ..nets.features import N_ACTION_FEATURES, FeatureScratch, policy_pick_features
+from ..nets.forward import policy_pick
+from ..nets.model import MODELS_DIR, ModelError, check_players, default_model_name, load_model, shipped_models
 from ..observation import Observation
 from .base import BaseBot, Param, register_bot
 
@@ -42,9 +47,8 @@ _CACHE: dict = {}
 def _load(name: str, preset: str | None, players: int | None = None):
     """A model by name or file, kept for the process: a shipped model per
     name, a file per (name, modification time); with ``preset`` and
-    ``players``, refused (:class:`~dominoai.learn.model.ModelError`) when
+    ``players``, refused (:class:`~dominoai.nets.model.ModelError`) when
     trained for another."""
-    from ..learn.model import check_players, load_model, shipped_models
     m = _CACHE.get(name)          # a shipped model, loaded before
     if m is None:
         if name in shipped_models():
@@ -59,7 +63,6 @@ def _load(name: str, preset: str | None, players: int | None = None):
             m = load_model(name, kind="policy")
             _CACHE[key] = m
     if preset is not None and m.preset != preset:
-        from ..learn.model import ModelError
         raise ModelError(f"model {m.name!r} was trained for {m.preset}, not for {preset}")
     if players is not None:
         check_players(m, players)
@@ -68,8 +71,7 @@ def _load(name: str, preset: str | None, players: int | None = None):
 
 def _shipped_defaults() -> dict:
     """``{preset: {"model": NAME}}`` for each preset with a shipped policy."""
-    models = Path(__file__).resolve().parents[1] / "learn" / "models"   # learn.model.MODELS_DIR, not imported
-    return {p.stem[: -len("-policy")]: {"model": p.stem} for p in sorted(models.glob("*-policy.npz"))}
+    return {p.stem[: -len("-policy")]: {"model": p.stem} for p in sorted(MODELS_DIR.glob("*-policy.npz"))}
 
 
 @register_bot("neural")
@@ -93,7 +95,6 @@ class NeuralBot(BaseBot):
         self.uses_seed = self.temperature > 0
         self._model = _load(self.model, None) if self.model else None
         self._for: tuple | None = None
-        from ..engine.encode import N_ACTIONS, OBS_SIZE
         self._x = np.empty(OBS_SIZE, np.float32)
         self._logits = np.empty(N_ACTIONS, np.float32)
         self._h = None
@@ -109,7 +110,6 @@ class NeuralBot(BaseBot):
         super().use_rules(rules)
         if (rules.preset, rules.players) == self._for:
             return
-        from ..learn.model import default_model_name
         name = self.model or default_model_name(rules.preset, "policy")
         m = _load(name, rules.preset, rules.players)
         self._model = m
@@ -117,8 +117,6 @@ class NeuralBot(BaseBot):
         w = max(m.layers[1:])
         self._h = (np.empty(w, np.float32), np.empty(w, np.float32))
         if m.has_action_features:
-            from ..engine.layout import MAX_MOVES
-            from ..learn.features import N_ACTION_FEATURES, FeatureScratch
             self._fx = (m.action[0], m.action[1], rules.vector(), rules.players)
             self._fs = (np.empty(len(m.action[1]), np.float32), self._logits,
                         np.zeros((MAX_MOVES, N_ACTION_FEATURES), np.float32), *FeatureScratch().args())
@@ -131,7 +129,6 @@ class NeuralBot(BaseBot):
         return None if self._model is None else self._model.ident
 
     def act(self, observation: Observation) -> Move:
-        from ..learn.forward import policy_pick
         self.use_rules(observation.rules)
         codes = np.ascontiguousarray(observation.legal_codes(), np.int64)
         n = len(codes)
@@ -139,7 +136,6 @@ class NeuralBot(BaseBot):
             raise ValueError(f"seat {observation.seat} has no move to make")
         scale, weights, shapes = self._packed
         if self._model.has_action_features:
-            from ..learn.features import policy_pick_features
             fw, fb, rv, players = self._fx
             wv, logits, fe, st, feats, vals, wi, wf = self._fs
             best = policy_pick_features(observation.array, codes, n, scale, weights, shapes, fw, fb, rv, players,

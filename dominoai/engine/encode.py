@@ -53,7 +53,7 @@ RAW_FIELDS = np.array([i for i in range(O_SIZE)
 F_HAND, F_LINE, F_UNSEEN, F_VOID, F_RAW = 0, 28, 56, 84, 112
 OBS_SIZE = F_RAW + len(RAW_FIELDS)
 #: the version of this vector's layout and of the action ids. A learned
-#: model records the version it was trained on (:mod:`dominoai.learn.model`)
+#: model records the version it was trained on (:mod:`dominoai.nets.model`)
 #: and is refused under another one; any change to the table above, to
 #: :data:`RAW_FIELDS` or to the meaning of an action id raises it.
 ENCODING_VERSION = 1

@@ -5,17 +5,21 @@
   played inside the kernels, or every seat in self-play;
 - :mod:`dominoai.learn.gym`: Gymnasium adapters (a vector env with
   next-step autoreset, and a one-game env for Gymnasium's checker);
-- :mod:`dominoai.learn.model`: learned networks as ``.npz`` files
-  (:func:`load_model`, shipped models by name), their forward pass in numba
-  (:mod:`dominoai.learn.forward`) and in JAX for training
-  (:mod:`dominoai.learn.jaxnet`).
+- training: imitation (:mod:`dominoai.learn.imitation`), PPO
+  (:mod:`dominoai.learn.ppo`) and value networks (:mod:`dominoai.learn.value`),
+  with the network in JAX (:mod:`dominoai.learn.jaxnet`).
+
+The learned networks as files (:func:`load_model`, shipped models by name)
+and their forward pass in numba are :mod:`dominoai.nets`'s, the models the
+bots play with; :class:`Model`, :class:`ModelError` and :func:`load_model`
+are importable from here too.
 
 The observation vector and the action ids are :mod:`dominoai.engine.encode`'s,
 the ones the OpenSpiel and PettingZoo wrappers use.
 """
 from __future__ import annotations
 
+from ..nets.model import Model, ModelError, load_model
 from .env import OPPONENTS, VectorEnv
-from .model import Model, ModelError, load_model
 
 __all__ = ["VectorEnv", "OPPONENTS", "Model", "ModelError", "load_model"]

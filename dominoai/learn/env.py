@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots.base import make_bot
-from ..bots.hard import DEFAULT_WEIGHTS
 from ..bots.spec import parse_spec
 from ..engine import layout as L
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
@@ -13,6 +12,7 @@ from ..engine.observe import O_SIZE, observe_into
 from ..errors import InputError, check_int, check_number
 from ..game import Match
 from ..moves import Move
+from ..nets.hardeval import DEFAULT_WEIGHTS
 from ..records import record_from_match
 from ..rules import PRESETS, Rules, get_rules
 from . import kernels as VK

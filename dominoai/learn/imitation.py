@@ -11,7 +11,7 @@ trained to predict them (training needs the ``[learn]`` extra: jax, optax).
    the seat's side (the tournament's ``margin``: more is better, in points;
    the target of a value network). :func:`save_dataset` /
    :func:`load_dataset` keep it as one ``.npz``.
-2. :func:`train_policy` fits a policy :class:`~dominoai.learn.model.Model`
+2. :func:`train_policy` fits a policy :class:`~dominoai.nets.model.Model`
    by cross-entropy over the legal ids (the illegal ones masked out)
    against a target per decision (:func:`policy_targets`): the id the
    teacher chose (``imitate="choice"``), or a softmax of its move values
@@ -22,7 +22,7 @@ trained to predict them (training needs the ``[learn]`` extra: jax, optax).
    of decisions where the model's top legal id is the teacher's) on both
    parts, and saves a checkpoint (weights, optimizer state, log) from
    which ``resume=True`` goes on. With ``action_features`` the model adds
-   the action-feature block (:mod:`dominoai.learn.features`: what each
+   the action-feature block (:mod:`dominoai.nets.features`: what each
    legal move scores, sheds, leaves to the next seat, ...) to its logits.
 
 The rows of one hand stay on the same side of the split, so the held-out
@@ -260,7 +260,7 @@ def load_dataset(path) -> tuple[dict, dict]:
 
 class TrainResult:
     """What :func:`train_policy` returns: ``model`` (the trained
-    :class:`~dominoai.learn.model.Model`), ``log`` (a list of dicts, one per
+    :class:`~dominoai.nets.model.Model`), ``log`` (a list of dicts, one per
     epoch: ``epoch``, ``train_loss``, ``train_accuracy``, ``held_loss``,
     ``held_accuracy``, ``seconds`` (the training's total so far)),
     ``seconds`` (the time of this call) and ``best_epoch`` (the epoch the
@@ -374,7 +374,7 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
-    from .model import Model, new_model
+    from ..nets.model import Model, new_model
     from .training import check_settings, fit, run_players
 
     epochs, batch, learning_rate, held_out, weight_decay = check_settings(
@@ -414,8 +414,8 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         arrays["t"] = jnp.asarray(targets)
     del targets
     if action_features:
-        from .features import (ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES, START_WEIGHTS,
-                               dataset_features)
+        from ..nets.features import ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES
+        from .features import START_WEIGHTS, dataset_features
         if not hidden:
             raise InputError("hidden", hidden, "the action-feature block needs a hidden layer")
         settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]

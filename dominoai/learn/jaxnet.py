@@ -1,11 +1,11 @@
-"""The network of :mod:`dominoai.learn.model` in JAX, for training (needs the
+"""The network of :mod:`dominoai.nets.model` in JAX, for training (needs the
 ``[learn]`` extra).
 
-The same function as the numba kernels of :mod:`dominoai.learn.forward`:
+The same function as the numba kernels of :mod:`dominoai.nets.forward`:
 inputs times ``scale``, then ``x @ w + b`` per layer, ReLU after every layer
 but the last. Parameters are a list of ``{"w": (fan_in, fan_out), "b":
 (fan_out,)}`` dicts (a JAX pytree), :meth:`Model.from_params
-<dominoai.learn.model.Model.from_params>` turns them back into a model.
+<dominoai.nets.model.Model.from_params>` turns them back into a model.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def hidden_and_apply(params, scale, x):
 
 
 def apply_features(params, action, scale, x, ids, feats):
-    """A policy with the action-feature block (:mod:`dominoai.learn.features`):
+    """A policy with the action-feature block (:mod:`dominoai.nets.features`):
     the logits ``(n, N_ACTIONS)`` of inputs ``x`` ``(n, OBS_SIZE)``, where
     each listed action ``ids[r, k]`` (``int``, ``(n, k)``; -1 pads) gets
     ``sum_f (fb[f] + (h @ fw)[f]) * feats[r, k, f]`` added (``feats``

@@ -30,13 +30,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..bots.hard import hard_eval_into, hard_scratch
 from ..bots.pimc.rollouts import medium_move
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine import observe as O
 from ..engine.encode import F_HAND, F_LINE, F_RAW, F_UNSEEN, F_VOID, N_ACTIONS, OBS_SIZE, RAW_FIELDS, encode_into
 from ..engine.observe import O_SIZE, observe_into, state_from_observation
+from ..nets.hardeval import hard_eval_into, hard_scratch
 from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
 
 class Games(NamedTuple):

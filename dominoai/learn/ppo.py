@@ -2,7 +2,7 @@
 ``[learn]`` extra: jax, optax).
 
 PPO (proximal policy optimisation, clipped objective) starts from a policy
-model (:mod:`dominoai.learn.model`; by default the preset's shipped
+model (:mod:`dominoai.nets.model`; by default the preset's shipped
 imitation policy) and trains it further by play, so the result is a policy
 model of the same layers and format that the ``neural`` bot plays.
 
@@ -22,7 +22,7 @@ model of the same layers and format that the ``neural`` bot plays.
   ``snapshot_every`` iterations; at most ``league_size``, the oldest
   snapshot leaves first, the starting policy stays), drawn anew for each
   game. Their forward pass runs in the numba kernels of
-  :mod:`dominoai.learn.forward`.
+  :mod:`dominoai.nets.forward`.
 - **Advantages: GAE** with ``gamma = 1`` and ``gae_lambda`` over the
   learner's own decisions of a hand (a hand's only reward is its margin at
   the end), normalised over each iteration's batch. Decisions of a hand
@@ -213,7 +213,7 @@ def _fns(learning_rate, clip, kl, entropy, value_coef):
 # ------------------------------------------------------------------ the league's frozen players
 def _packed(pi) -> tuple:
     """Actor layers (a pytree of ``w``, ``b``) as the numba forward pass takes them."""
-    from .model import input_scale
+    from ..nets.model import input_scale
     ws = [(np.asarray(q["w"], np.float32), np.asarray(q["b"], np.float32)) for q in pi]
     flat = np.concatenate([np.concatenate([w.ravel(), b]) for w, b in ws])
     return (input_scale(), np.ascontiguousarray(flat, np.float32),
@@ -223,7 +223,7 @@ def _packed(pi) -> tuple:
 def _frozen_greedy(packed, obs, mask) -> np.ndarray:
     """The best legal id (``int64``, ``(n,)``) of a frozen policy for rows
     ``obs``, ``mask`` (numba forward pass)."""
-    from .forward import forward_batch
+    from ..nets.forward import forward_batch
     out = np.empty((obs.shape[0], mask.shape[1]), np.float32)
     forward_batch(np.ascontiguousarray(obs), *packed, out)
     return np.argmax(np.where(mask, out, -np.inf), axis=1).astype(np.int64)
@@ -232,7 +232,7 @@ def _frozen_greedy(packed, obs, mask) -> np.ndarray:
 # ------------------------------------------------------------------ training
 class PPOResult:
     """What :func:`train_ppo` returns: ``model`` (the trained policy
-    :class:`~dominoai.learn.model.Model`), ``log`` (a list of dicts, one per
+    :class:`~dominoai.nets.model.Model`), ``log`` (a list of dicts, one per
     iteration, see :func:`train_ppo`), ``params`` (the actor and critic as
     JAX pytrees) and ``seconds`` (wall-clock time of this call)."""
 
@@ -438,7 +438,7 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
 def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: bool = False,
               progress: bool = False, **settings) -> PPOResult:
     """Train a policy by PPO (see the module) from the policy model ``init``
-    (a :class:`~dominoai.learn.model.Model`, a shipped name or a file;
+    (a :class:`~dominoai.nets.model.Model`, a shipped name or a file;
     None: the shipped policy of ``preset``).
 
     :param settings: any of :data:`DEFAULTS`: ``players`` (the tables'
@@ -479,9 +479,9 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     jax, jnp, optax = _jax()
     from . import jaxnet
     from .env import VectorEnv
-    from .model import Model, default_model_name, load_model, new_model
+    from ..nets.model import Model, default_model_name, load_model, new_model
 
-    from .model import check_players
+    from ..nets.model import check_players
     from .training import check_options, other_settings, run_players
     check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
     s = _check_settings({**DEFAULTS, **settings})
@@ -491,11 +491,11 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         init = default_model_name(preset, "policy")
     m0 = init if isinstance(init, Model) else load_model(init, preset=preset, kind="policy")
     if m0.kind != "policy" or m0.preset != preset:
-        from .model import ModelError
+        from ..nets.model import ModelError
         raise ModelError(f"model {m0.name!r} is not a policy for {preset}")
     check_players(m0, s["players"])
     if m0.has_action_features:
-        from .model import ModelError
+        from ..nets.model import ModelError
         raise ModelError(f"model {m0.name!r} adds action features to its logits; PPO trains policies "
                          "without the action-feature block (give --init such a policy)")
     s["init"] = m0.ident
@@ -709,7 +709,7 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
     import pandas as pd
 
     from .._files import atomic_write
-    from .model import default_model_name, load_model
+    from ..nets.model import default_model_name, load_model
     from .training import check_options
     check_options("train_run", settings, ["out", "preset", "init", "resume", "progress", "name", *DEFAULTS])
     out = Path(out)

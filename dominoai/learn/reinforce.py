@@ -23,8 +23,8 @@ from ..bots.base import BaseBot
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
 from ..errors import check_int, check_number
 from ..moves import Move
+from ..nets.model import input_scale  # the learned models' input scale (one definition)
 from .env import VectorEnv
-from .model import input_scale  # the learned models' input scale (one definition)
 
 __all__ = ["TrainRun", "train", "PolicyBot", "forward_numpy", "input_scale"]
 

@@ -5,7 +5,7 @@ The network estimates what a world is worth to one seat from now to the end
 of the hand: the points its side will still make minus what the other sides
 will make (:func:`~dominoai.bots.pimc.value.hand_value`, sign turned where
 recorded points are bad, Kozel), from the world vector of
-:mod:`dominoai.learn.world_encode`. ``insane`` reads it at the leaves of its
+:mod:`dominoai.nets.world_encode`. ``insane`` reads it at the leaves of its
 rollouts (``value_plies``, :mod:`dominoai.bots.pimc.learned`).
 
 1. :func:`positions` replays self-play records (e.g. of
@@ -21,10 +21,10 @@ rollouts (``value_plies``, :mod:`dominoai.bots.pimc.learned`).
    per epoch and saves a checkpoint after each,
    from which ``resume=True`` goes on. :func:`write_log` writes the log as
    parquet and the learning curve as a PNG.
-3. A :class:`~dominoai.learn.value_model.ValueModel` is saved in the model
-   format of :mod:`dominoai.learn.model` (:mod:`dominoai.learn.value_model`:
+3. A :class:`~dominoai.nets.value_model.ValueModel` is saved in the model
+   format of :mod:`dominoai.nets.model` (:mod:`dominoai.nets.value_model`:
    ``kind`` ``"value"``, ``input`` ``"world"``, ``world_encoding_version``);
-   :func:`~dominoai.learn.value_model.load_value_model` reads one by name
+   :func:`~dominoai.nets.value_model.load_value_model` reads one by name
    (shipped: ``PRESET-value``) or file.
 4. :func:`value_run` (``dominoai train --kind value``) does all of it in
    one folder, resumable: the dataset, the checkpoints, the model, its log
@@ -38,7 +38,6 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..bots.hard import DEFAULT_WEIGHTS
 from ..bots.pimc.rollouts import rollout
 from ..bots.pimc.settings import new_scratch
 from ..bots.pimc.solver import plain_line, solve_into, solve_line_into
@@ -46,9 +45,10 @@ from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
 from ..errors import InputError, check_int
+from ..nets.hardeval import DEFAULT_WEIGHTS
+from ..nets.value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
+from ..nets.world_encode import WORLD_SIZE, encode_world_into
 from .training import refuse_unknown_options
-from .value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
-from .world_encode import WORLD_SIZE, encode_world_into
 
 __all__ = ["DATA_FIELDS", "ValueModel", "new_value_model", "load_value_model", "positions",
            "value_targets", "generate", "encode_worlds", "train_value",
@@ -336,7 +336,7 @@ def save_dataset(path, data: dict, **meta) -> Path:
     :raises OSError: the folder cannot be written.
     """
     from .training import save_arrays
-    from .world_encode import WORLD_ENCODING_VERSION
+    from ..nets.world_encode import WORLD_ENCODING_VERSION
     meta = {"world_encoding_version": WORLD_ENCODING_VERSION, "rows": int(len(data["target"])),
             "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
     return save_arrays(path, data, DATA_FIELDS, meta)
@@ -348,7 +348,7 @@ def load_dataset(path) -> tuple[dict, dict]:
     :raises ValueError: not a value dataset, or another world encoding version.
     """
     from .training import load_arrays
-    from .world_encode import WORLD_ENCODING_VERSION
+    from ..nets.world_encode import WORLD_ENCODING_VERSION
     return load_arrays(path, DATA_FIELDS, "value dataset", "world_encoding_version", WORLD_ENCODING_VERSION)
 
 

@@ -16,9 +16,12 @@ import numpy as np
 
 from ...engine import layout as L
 from ...game import Move
+from ...nets.hardeval import DEFAULT_WEIGHTS, FEATURES
+from ...nets.model import default_model_name, load_model
+from ...nets.value_model import load_value_model
 from ...observation import Observation
 from ..base import BaseBot, Param, register_bot
-from ..hard import DEFAULT_WEIGHTS, FEATURES, HardBot
+from ..hard import HardBot
 from ..worlds import Belief
 from .learned import NEURAL
 from .playnet import PLAY_MODELS, PLAY_NEURAL
@@ -162,7 +165,7 @@ class _SearchBot(BaseBot):
     def model_ident(self) -> str:
         """The learned models this bot plays, as the tournament's provenance
         names them: ``"NAME@HASH12"`` (:attr:`Model.ident
-        <dominoai.learn.model.Model.ident>`), the value model's first, joined
+        <dominoai.nets.model.Model.ident>`), the value model's first, joined
         by ``", "``; ``""`` before :meth:`use_rules`.
 
         :raises AttributeError: no learned part is on (``value_plies=0``,
@@ -186,8 +189,8 @@ class _SearchBot(BaseBot):
     def model(self, kind: str):
         """The network of ``kind`` this bot uses under its current rules
         (after :meth:`use_rules`): ``"value"`` (``value_model``, a
-        :class:`~dominoai.learn.value_model.ValueModel`) or ``"policy"``
-        (``policy_model``, a :class:`~dominoai.learn.model.Model`); ``auto``
+        :class:`~dominoai.nets.value_model.ValueModel`) or ``"policy"``
+        (``policy_model``, a :class:`~dominoai.nets.model.Model`); ``auto``
         is the shipped model of the rules' preset. Loaded once.
 
         :raises ModelError: an unknown name, a file that is not such a
@@ -197,8 +200,6 @@ class _SearchBot(BaseBot):
             not compute (one line; insane's ``play_model=neural`` computes
             it).
         """
-        from ...learn.model import default_model_name, load_model
-        from ...learn.value_model import load_value_model
         name = self.value_model if kind == "value" else self.policy_model
         preset, players = self._rules_preset, self._rules_players
         key = (kind, name, preset, players)

@@ -1,7 +1,7 @@
 """The learned parts of the search: rollouts played by a policy network, and
 leaf values from a value network.
 
-Both networks come packed as :mod:`dominoai.learn.forward` takes them, in
+Both networks come packed as :mod:`dominoai.nets.forward` takes them, in
 the search's settings (:class:`~dominoai.bots.pimc.settings.SearchSettings`:
 ``policy_net`` and ``value_net``, each ``(scale, weights, shapes)``), and
 run in the search's scratch vectors (``nx``, ``nh0``, ``nh1``, ``nout`` of
@@ -28,9 +28,9 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import observe_into
-from ...learn.forward import forward_into, policy_pick
-from ...learn.world_encode import encode_world_into
-from ..hard import hard_eval_into
+from ...nets.forward import forward_into, policy_pick
+from ...nets.hardeval import hard_eval_into
+from ...nets.world_encode import encode_world_into
 from .rollouts import POLICIES, medium_move
 from .value import hand_value
 

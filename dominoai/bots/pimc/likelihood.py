@@ -31,7 +31,7 @@ from numba import njit
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
-from ..hard import hard_eval_into
+from ...nets.hardeval import hard_eval_into
 from ..worlds.evidence import event_time
 from .playnet import PLAY_NEURAL, first_layer_into, hand_delta_into, net_log_prob_block, new_first_layer
 

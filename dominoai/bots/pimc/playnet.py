@@ -2,7 +2,7 @@
 
 With ``play_model=neural`` the play model (:mod:`~dominoai.bots.pimc.likelihood`)
 weights a world by the probability the policy network (``policy_model``,
-:mod:`dominoai.learn.forward`'s packed MLP over the observation vector of
+:mod:`dominoai.nets.forward`'s packed MLP over the observation vector of
 :mod:`dominoai.engine.encode`) gives to each other seat's observed move,
 from that seat's observation at that moment in that world: the softmax of
 the network's logits over the seat's legal moves then.
@@ -16,7 +16,7 @@ adds, for each tile ``t`` of the hand, the column difference ``delta[t]``
 (the weights of "holds ``t``" minus those of "``t`` unseen",
 :func:`hand_delta_into`). The last layer is computed only for the legal
 moves. :func:`net_log_prob` runs the rest; it equals the plain forward pass
-(:func:`dominoai.learn.forward.forward_into` on the whole vector) up to
+(:func:`dominoai.nets.forward.forward_into` on the whole vector) up to
 float32 rounding. Its loops read each weight row through a slice (a view
 of that row), which lets LLVM vectorise them: measured with a loop of
 200,000 calls of the (128, 128) layer, 7.0 to 7.5 µs with indices
@@ -24,12 +24,12 @@ of that row), which lets LLVM vectorise them: measured with a loop of
 the row's slice (whose index ``j`` is known not to be negative).
 
 A policy with the action-feature block (the shipped Draw, All Fives and
-Kozel policies, :mod:`dominoai.learn.features`) adds to each legal move's
+Kozel policies, :mod:`dominoai.nets.features`) adds to each legal move's
 logit ``(fb + h_last @ fw) . features(move)``, ``h_last`` the last hidden
 layer (:func:`net_log_prob_block`): the features are read from the row's
 observation with the world's hand then, by the ``neural`` bot's kernels
-(:func:`~dominoai.learn.features.action_features_into`,
-:func:`~dominoai.learn.features.add_feature_term`), so the play model
+(:func:`~dominoai.nets.features.action_features_into`,
+:func:`~dominoai.nets.features.add_feature_term`), so the play model
 gives each play the probability the ``neural`` bot gives it from that
 observation. The features cost a lay and ``hard``'s evaluation per legal
 move, per row and world (the row cache keeps each hand's factor).
@@ -44,7 +44,7 @@ from numba import njit
 from ...engine.encode import F_HAND, F_UNSEEN, encode_into
 from ...engine.layout import R_PLAYERS
 from ...engine.observe import O_HAND, O_LINE, O_UNSEEN
-from ...learn.features import action_features_into, add_feature_term
+from ...nets.features import action_features_into, add_feature_term
 
 __all__ = ["PLAY_MODELS", "PLAY_HARD", "PLAY_NEURAL", "new_first_layer", "first_layer_into",
            "hand_delta_into", "net_logits_into", "net_log_prob", "net_log_prob_block", "log_softmax_pick",
@@ -126,7 +126,7 @@ def net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits):
     ``float32`` scratch of the widest layer. Returns the last hidden layer
     after its ReLU (one of ``h0``, ``h1``; of a network without a hidden
     layer, scratch of no meaning), which the action-feature block reads
-    (:func:`~dominoai.learn.features.add_feature_term`)."""
+    (:func:`~dominoai.nets.features.add_feature_term`)."""
     scale, weights, shapes = net
     n_layers = shapes.shape[0]
     fo = shapes[0, 1]
@@ -194,16 +194,16 @@ def net_log_prob(pre, delta, h, buf, n, k, net, h0, h1, logits):
 def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, rv, fscratch,
                        inv_temp=1.0):
     """:func:`net_log_prob` of a policy with the action-feature block
-    (:mod:`dominoai.learn.features`): each legal move's logit also gets
+    (:mod:`dominoai.nets.features`): each legal move's logit also gets
     ``(fb + h_last @ fw) . features(move)``, the features read from the
     seat's observation array ``a`` (``int64``, ``(O_SIZE,)``; its hand and
     unseen tiles are set here from ``h``) by
-    :func:`~dominoai.learn.features.action_features_into` and added by
-    :func:`~dominoai.learn.features.add_feature_term`, the kernels of the
+    :func:`~dominoai.nets.features.action_features_into` and added by
+    :func:`~dominoai.nets.features.add_feature_term`, the kernels of the
     ``neural`` bot. ``block = (fw, fb)`` (``float32``, ``(last hidden,
     F)`` and ``(F,)``; ``F = 0``: no block, as :func:`net_log_prob`);
     ``fscratch = (st, feats, vals, wi, wf, fe, wv)``: the feature kernel's
-    scratch (:class:`~dominoai.learn.features.FeatureScratch`'s arrays), the
+    scratch (:class:`~dominoai.nets.features.FeatureScratch`'s arrays), the
     features (``float32``, ``(MAX_MOVES, N_ACTION_FEATURES)``) and ``wv``
     (``float32``, at least ``F``). ``inv_temp``: the logits are multiplied
     by it before the softmax (one over the play model's temperature,

@@ -36,7 +36,7 @@ from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import observe_into
 from ...tiles import TILE_HIGH, TILE_PIPS
-from ..hard import hard_eval_into, hard_scratch
+from ...nets.hardeval import hard_eval_into, hard_scratch
 
 __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playout_medium",
            "playout_hard", "medium_move"]

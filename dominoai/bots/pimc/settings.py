@@ -25,9 +25,9 @@ from numba import njit
 from ...engine import layout as L
 from ...engine.encode import N_ACTIONS, OBS_SIZE
 from ...engine.observe import O_SIZE
-from ...learn.world_encode import WORLD_SIZE
-from ...learn.features import N_ACTION_FEATURES
-from ..hard import DEFAULT_WEIGHTS, hard_scratch
+from ...nets.features import N_ACTION_FEATURES
+from ...nets.hardeval import DEFAULT_WEIGHTS, hard_scratch
+from ...nets.world_encode import WORLD_SIZE
 from .playnet import NO_BLOCK
 
 __all__ = ["SearchSettings", "Scratch", "new_scratch", "MAX_DEPTH", "NET_WIDTH", "NET_INPUT",
@@ -39,7 +39,7 @@ MAX_DEPTH = 72
 #: scratch vectors ``nh0``, ``nh1``)
 NET_WIDTH = 512
 #: the longest network input inside the search: the observation vector or
-#: the world vector (:mod:`dominoai.learn.world_encode`, 253 entries)
+#: the world vector (:mod:`dominoai.nets.world_encode`, 253 entries)
 NET_INPUT = max(OBS_SIZE, WORLD_SIZE)
 #: the packed network of a search that uses none: ``(scale, weights,
 #: shapes)`` of one empty layer (the kernels' types, never run)
@@ -93,11 +93,11 @@ class SearchSettings(NamedTuple):
       ``value_plies``) and the policy network (of the ``neural`` rollout
       policy and the ``neural`` play model), packed: ``(scale, weights, shapes)``, ``float32``,
       ``float32`` and ``int64`` ``(n_layers, 2)``
-      (:meth:`Model.packed <dominoai.learn.model.Model.packed>`);
+      (:meth:`Model.packed <dominoai.nets.model.Model.packed>`);
       :data:`NO_NET` when unused.
     - ``policy_block``: the ``neural`` play model's action-feature block
       ``(fw, fb)`` (``float32``, ``(last hidden layer, F)`` and ``(F,)``,
-      :attr:`Model.action <dominoai.learn.model.Model.action>`), added to
+      :attr:`Model.action <dominoai.nets.model.Model.action>`), added to
       each legal move's logit as the ``neural`` bot adds it;
       :data:`~dominoai.bots.pimc.playnet.NO_BLOCK` (``F = 0``) for a
       policy without one.
@@ -223,12 +223,12 @@ def _block(block, net) -> tuple:
 #: solver's ``stack`` ``(MAX_DEPTH, S_SIZE)``, ``bufs`` ``(MAX_DEPTH,
 #: MAX_MOVES)``, ``meta`` ``(6, MAX_DEPTH)``, ``nodes`` (3: count, budget,
 #: gave up) and ``vals`` (one per move); the play model's ``hard`` scratch
-#: ``feats``, ``hvals``, ``wi``, ``wf`` (:func:`~dominoai.bots.hard.hard_scratch`)
+#: ``feats``, ``hvals``, ``wi``, ``wf`` (:func:`~dominoai.nets.hardeval.hard_scratch`)
 #: and ``lsum`` (``float64``, (8,): its mixture's per-seat sums); the
 #: networks' ``float32`` vectors (:mod:`~dominoai.bots.pimc.learned`):
 #: ``nx`` the input (:data:`NET_INPUT`), ``nh0`` and ``nh1`` the hidden
 #: layers (:data:`NET_WIDTH`), ``nout`` the output (``N_ACTIONS``); the
-#: action-feature block's (:mod:`dominoai.learn.features`): ``fst`` (``(3 *
+#: action-feature block's (:mod:`dominoai.nets.features`): ``fst`` (``(3 *
 #: S_SIZE,)``), ``fe`` (``float32``, ``(MAX_MOVES, N_ACTION_FEATURES)``)
 #: and ``wv`` (``float32``, ``(N_ACTION_FEATURES,)``).
 Scratch = namedtuple("Scratch", [

@@ -1,7 +1,7 @@
 """Value models over whole worlds as files: :class:`ValueModel` and its loader.
 
-A value model is the model format of :mod:`dominoai.learn.model` with the
-world vector of :mod:`dominoai.learn.world_encode` as its input
+A value model is the model format of :mod:`dominoai.nets.model` with the
+world vector of :mod:`dominoai.nets.world_encode` as its input
 (``WORLD_SIZE`` inputs, 1 output, points) and the header fields ``input``
 (``"world"``) and ``world_encoding_version``. The search loads one with
 :func:`load_value_model`; :mod:`dominoai.learn.value` makes the data and
@@ -24,8 +24,8 @@ MAX_WIDTH = 512
 
 class ValueModel(Model):
     """A value network over the world vector (``WORLD_SIZE`` inputs, 1
-    output, points): :class:`~dominoai.learn.model.Model` with the world
-    vector's input size, scale (:func:`~dominoai.learn.world_encode.world_scale`)
+    output, points): :class:`~dominoai.nets.model.Model` with the world
+    vector's input size, scale (:func:`~dominoai.nets.world_encode.world_scale`)
     and encoding version. Build one with :func:`new_value_model`,
     :meth:`from_params` (``kind="value"``) or :func:`load_value_model`."""
 
@@ -46,7 +46,7 @@ class ValueModel(Model):
     @classmethod
     def from_params(cls, params, kind: str = "value", preset: str = "block", scale=None,
                     **header) -> "ValueModel":
-        """As :meth:`Model.from_params <dominoai.learn.model.Model.from_params>`,
+        """As :meth:`Model.from_params <dominoai.nets.model.Model.from_params>`,
         with the world vector's scale and header fields (``input``,
         ``world_encoding_version``).
 
@@ -92,11 +92,11 @@ def new_value_model(preset: str, hidden=(128, 64), seed: int = 0, **header) -> V
 
 def load_value_model(name_or_path, preset: str | None = None, players: int | None = None) -> ValueModel:
     """A shipped value model by name (``PRESET-value``,
-    :func:`~dominoai.learn.model.shipped_models`) or a model file.
+    :func:`~dominoai.nets.model.shipped_models`) or a model file.
 
     :param preset: when given, the model must have been trained for it.
     :param players: when given, the model must have been trained at tables
-        of that many players (:attr:`~dominoai.learn.model.Model.players`).
+        of that many players (:attr:`~dominoai.nets.model.Model.players`).
     :raises ModelError: an unknown name, a file that is not a model of this
         format, a newer format version, not a value model over the world
         vector, another world encoding version, the wrong preset or the

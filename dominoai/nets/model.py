@@ -10,7 +10,7 @@ linear head, ``N_ACTIONS`` = 113 logits for a **policy** or 1 output for a
 - ``scale``: ``float32``, ``(OBS_SIZE,)``;
 - ``w0, b0, w1, b1, ...``: each layer's weights ``float32``,
   ``(fan_in, fan_out)``, and bias ``(fan_out,)``;
-- a policy with the **action-feature block** (:mod:`dominoai.learn.features`)
+- a policy with the **action-feature block** (:mod:`dominoai.nets.features`)
   also ``fw`` (``float32``, ``(last hidden size, N_ACTION_FEATURES)``) and
   ``fb`` (``(N_ACTION_FEATURES,)``): each legal action's logit gets
   ``sum_f (fb[f] + (h @ fw)[f]) * feature[action, f]`` added, ``h`` the
@@ -38,9 +38,9 @@ The header's fields:
 ``code_hash``          :func:`code_hash` of the sources that trained it
 ``created``            the UTC date and time, ISO 8601
 ``action_features``    with the block only: the feature names, in order
-                       (:data:`~dominoai.learn.features.ACTION_FEATURES`)
+                       (:data:`~dominoai.nets.features.ACTION_FEATURES`)
 ``action_features_version``  with the block only:
-                       :data:`~dominoai.learn.features.ACTION_FEATURES_VERSION`
+                       :data:`~dominoai.nets.features.ACTION_FEATURES_VERSION`
 =====================  ======================================================
 
 The model's own content hash (:attr:`Model.sha256`, of the scale, weights
@@ -48,12 +48,12 @@ and biases) is computed on load, never stored: results and records name a
 model by ``name`` and hash (:attr:`Model.ident`), never by a path.
 
 :func:`load_model` finds a shipped model by name (the files of
-``dominoai/learn/models/``, :func:`shipped_models`) or reads a file, and
+``dominoai/nets/models/``, :func:`shipped_models`) or reads a file, and
 refuses with one line (:class:`ModelError`) a file that is not a model or
 holds a NaN or infinite number, or whose encoding version, kind, preset or
 players do not match, or whose action-feature block is not this
 dominoai's. The forward pass runs
-in the numba kernels of :mod:`dominoai.learn.forward` (no JAX at play
+in the numba kernels of :mod:`dominoai.nets.forward` (no JAX at play
 time); :mod:`dominoai.learn.jaxnet` defines the same network in JAX for
 training.
 
@@ -75,6 +75,7 @@ from .._files import atomic_write, is_npz
 from ..engine.encode import ENCODING_VERSION, F_RAW, N_ACTIONS, OBS_SIZE
 from ..errors import InputError
 from ..rules import get_rules, preset_names
+from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION, forward_features_batch
 from .forward import forward_batch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale", "new_model",
@@ -224,7 +225,6 @@ class Model:
                 "training_command": "", "data": {}, "code_hash": code_hash(),
                 "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
         if action is not None:
-            from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION
             head.update(format_version=FORMAT_VERSION, action_features=list(ACTION_FEATURES),
                         action_features_version=ACTION_FEATURES_VERSION)
         head.update(header)
@@ -258,12 +258,12 @@ class Model:
 
     # ------------------------------------------------------------ the forward pass
     def packed(self, block: bool = False) -> tuple:
-        """The network as :mod:`dominoai.learn.forward` takes it: ``(scale,
+        """The network as :mod:`dominoai.nets.forward` takes it: ``(scale,
         weights, shapes)``, ``float32`` ``(OBS_SIZE,)``, ``float32`` flat and
         ``int64`` ``(n_layers, 2)`` (built once).
 
         :param block: the caller also adds the action-feature block
-            (:func:`dominoai.learn.features.policy_pick_features`, with
+            (:func:`dominoai.nets.features.policy_pick_features`, with
             :attr:`action`).
         :raises ModelError: the model has the block and ``block`` is False:
             a forward pass without it would play another policy (e.g.
@@ -310,7 +310,6 @@ class Model:
         fw, fb = self.action
         if feats.shape[2] < fb.shape[0]:       # the model's features are the first ones
             raise ValueError(f"feats must have {fb.shape[0]} features per action (got {feats.shape[2]})")
-        from .features import forward_features_batch
         forward_features_batch(xs, *self.packed(block=True), fw, fb, ids, feats, out)
         return out[0] if one else out
 
@@ -514,7 +513,6 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
     if preset is not None and header.get("preset") != preset:
         raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
     if block is not None:
-        from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION
         names = list(header.get("action_features") or [])
         if (header.get("action_features_version") != ACTION_FEATURES_VERSION
                 or names != list(ACTION_FEATURES)[:len(names)] or not names):

@@ -1,4 +1,4 @@
-"""The forward pass of a learned network (:mod:`dominoai.learn.model`), as kernels.
+"""The forward pass of a learned network (:mod:`dominoai.nets.model`), as kernels.
 
 A network is a multilayer perceptron packed into three arrays, so a kernel
 walks every layer without a Python object:
