@@ -276,13 +276,17 @@ def _side_main(payload: bytes) -> None:
 # ---------------------------------------------------------------- the jobs' steps
 def _play_one_hand(rules, spec: str) -> None:
     """Play one hand of ``rules`` with ``spec`` in every seat as a tournament
-    worker does (its result and the match scores read too)."""
+    worker does, each move through :func:`~dominoai.decide.decide` (its
+    result and the match scores read too)."""
     from .bots import make_bot
+    from .decide import decide
     from .game import Match
-    from .tournament.loop import play_hand
 
     match = Match(rules, seed=0)
-    hand = play_hand(match, [make_bot(spec, 0) for _ in range(rules.players)])
+    bots = [make_bot(spec, 0) for _ in range(rules.players)]
+    hand = match.new_hand()
+    while not hand.over:
+        hand.play(decide(bots[hand.seat], hand.observe(hand.seat), match))
     res = hand.result
     (res.points, res.pips, res.winner, res.end, match.scores)
 

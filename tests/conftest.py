@@ -107,24 +107,93 @@ def _warm_learning(rules) -> None:
             obs, mask, *_ = env.step(np.argmax(mask, axis=1))
 
 
-#: warm-up groups, each ``(test files that need it, steps)``, taken in this
-#: order: the first two run side by side (the belief and playout kernels
-#: while the other worker compiles the engine and hard), the third goes to
-#: whichever worker is free first. Seconds on an empty cache, quiet 2-core
-#: machine: search 118; side 14, likelihood 9 and simulation 82 (without the lanes);
-#: learning 46. On a slower 2-core machine, the lanes included:
-#: search 251; side 32 and simulation 187; learning 102.
-WARM_GROUPS = [
-    ({"test_golden.py", "test_bots.py", "test_insane.py", "test_cli.py", "test_cli_tournament.py",
-      "test_compile.py", "test_draw_history.py", "test_experiments.py", "test_fusion.py", "test_learn_value.py",
-      "test_learn_features.py", "test_neural.py", "test_pimc_playfeat.py", "test_pimc_playnet.py", "test_play.py", "test_serve.py", "test_tournament.py", "test_tune.py", "test_tune_cluster.py",
-      "test_tune_report.py", "test_viewer.py", "test_worlds.py"}, [_warm_search]),
-    ({"test_golden.py", "test_bots.py", "test_insane.py", "test_worlds.py", "test_fast.py", "test_fast_rules.py",
-      "test_cli.py", "test_simulate_pair.py"}, [_warm_side, _warm_likelihood, _warm_simulation]),
-    ({"test_learn_env.py", "test_learn_fused.py", "test_learn_model.py", "test_learn_notebook.py",
-      "test_learn_ppo.py", "test_interop_pettingzoo.py"},
-     [_warm_learning]),
-]
+#: warm-up groups, by name: the steps that compile them. A test module says
+#: which it needs with ``pytestmark = pytest.mark.kernels("search", ...)``.
+#: They are taken in this order: the first two run side by side (the belief
+#: and playout kernels while the other worker compiles the engine and hard),
+#: the third goes to whichever worker is free first. Seconds on an empty
+#: cache, quiet 2-core machine: search 118; side 14, likelihood 9 and
+#: simulation 82 (without the lanes); learning 46. On a slower 2-core
+#: machine, the lanes included: search 251; side 32 and simulation 187;
+#: learning 102.
+WARM_GROUPS = {
+    "search": [_warm_search],
+    "side": [_warm_side, _warm_likelihood, _warm_simulation],
+    "learning": [_warm_learning],
+}
+#: what each group compiles, for the notice before a cold run
+WARM_TEXT = {"search": "the engine and the bots' search", "side": "insane's beliefs and the batch simulation",
+             "learning": "the batched env"}
+#: CPU seconds of each group on an empty cache (the quiet machine above),
+#: for the notice's estimate when no earlier run of this version left one
+WARM_TYPICAL = {"search": 118.0, "side": 105.0, "learning": 46.0}
+
+
+def _groups_of(item) -> set[str]:
+    """The warm-up groups a collected test needs (its ``kernels`` marks)."""
+    return {g for mark in item.iter_markers("kernels") for g in mark.args}
+
+
+def pytest_collection_modifyitems(config, items):
+    unknown = sorted({g for item in items for g in _groups_of(item)} - set(WARM_GROUPS))
+    if unknown:
+        raise pytest.UsageError(f"unknown warm-up group(s) {', '.join(unknown)} in a kernels mark; "
+                                f"groups are: {', '.join(WARM_GROUPS)}")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "kernels(*groups): the warm-up groups of compiled kernels the test "
+                            f"needs ({', '.join(WARM_GROUPS)}); compiled once across xdist's workers")
+
+
+def _module_groups(path: Path) -> set[str]:
+    """The warm-up groups a test module's ``pytestmark`` names, read from its
+    source (xdist's controller collects no items to ask)."""
+    import ast
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return set()
+    return {arg.value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "kernels"
+            for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
+
+
+_NOTICE_GIVEN = []
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    """On xdist's controller, once: say what the workers compile first, and
+    about how long, when a group the collected tests need has not been
+    compiled for this version of the code (the terminal otherwise shows
+    nothing while they do)."""
+    if _NOTICE_GIVEN:
+        return
+    _NOTICE_GIVEN.append(True)
+    config = node.config
+    try:
+        from dominoai import _compile
+        root = Path(str(config.rootpath))
+        files = {nodeid.split("::", 1)[0] for nodeid in ids}
+        needed = set().union(*(_module_groups(root / f) for f in files)) if files else set()
+        cold = [g for g in WARM_GROUPS if g in needed and not _compile.is_warm(f"tests-{g}")]
+        if not cold:
+            return
+        cpu = 0.0
+        for g in cold:
+            found = _compile._estimate(f"tests-{g}")   # an earlier version's figure, else the default
+            cpu += WARM_TYPICAL[g] if found == _compile._DEFAULT_SECONDS else found
+        per_worker = cpu / max(1, min(len(cold), _compile._usable_cores()))
+        text = (f"dominoai: the workers first compile the kernels of {'; '.join(WARM_TEXT[g] for g in cold)} "
+                f"for this version of the code, {_compile.estimate_text(per_worker)} "
+                "(later runs load them from the cache)")
+    except Exception:  # the notice is a courtesy: never stop the run for it
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(text)
+
+
 _WAIT_SECONDS = 1200      # a group never done (its worker died): the test goes on and compiles
 
 
@@ -138,25 +207,31 @@ def _compile_once_across_workers(request, tmp_path_factory):
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < 2 or not worker.startswith("gw"):
         return
-    files = {Path(str(item.fspath)).name for item in request.session.items}
+    needed = {g for item in request.session.items for g in _groups_of(item)}
     shared = _warm_folder(tmp_path_factory)
+    from dominoai import _compile
     from dominoai.rules import get_rules
     rules = get_rules("draw")
-    for g, (needed_by, steps) in enumerate(WARM_GROUPS):
-        if not needed_by & files:
+    for g, steps in WARM_GROUPS.items():
+        if g not in needed:
             continue
         try:
             os.close(os.open(shared / f"warm-claim-{g}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
         except FileExistsError:
             continue                     # another worker took it
         seconds = {}
-        for step in steps:
-            t0 = time.perf_counter()
-            try:
-                step(rules)
-            except Exception:   # the tests that need the step report the error in their own words
-                pass
-            seconds[step.__name__] = round(time.perf_counter() - t0, 1)
+        cpu0 = time.process_time()
+        failed = False
+        with _compile._KernelNames() as kernels:   # counts the package's kernels compiled
+            for step in steps:
+                t0 = time.perf_counter()
+                try:
+                    step(rules)
+                except Exception:   # the tests that need the step report the error in their own words
+                    failed = True
+                seconds[step.__name__] = round(time.perf_counter() - t0, 1)
+        if not failed and not _compile.is_warm(f"tests-{g}"):  # for the next run's notice
+            _compile.mark_warm(f"tests-{g}", time.process_time() - cpu0, compiled=kernels.count > 0)
         (shared / f"warm-done-{g}").write_text(f"{worker} {seconds}")   # the steps' seconds, for a look
 
 
@@ -166,10 +241,9 @@ def _wait_for_warm_groups(request, tmp_path_factory, _compile_once_across_worker
     wait until that group is done."""
     if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < 2:
         return
-    name = Path(str(request.node.fspath)).name
     shared = _warm_folder(tmp_path_factory)
-    for g, (needed_by, _) in enumerate(WARM_GROUPS):
-        if name in needed_by and (shared / f"warm-claim-{g}").exists():
+    for g in sorted(_groups_of(request.node)):
+        if (shared / f"warm-claim-{g}").exists():
             deadline = time.monotonic() + _WAIT_SECONDS
             while not (shared / f"warm-done-{g}").exists() and time.monotonic() < deadline:
                 time.sleep(0.2)

@@ -1,4 +1,5 @@
-"""Small helpers shared by the hand-made rules tests (tests/test_rules_*.py)."""
+"""Small helpers and hand-made records shared by the tests (the rules tests,
+tests/test_rules_*.py; the render and viewer tests)."""
 
 # The set in id order (conventions.md: a:b with a >= b has id a*(a+1)//2 + b).
 SET = [f"{a}:{b}" for a in range(7) for b in range(a + 1)]
@@ -25,3 +26,14 @@ def play(h, moves):
     """Play the moves (strings) in order."""
     for mv in moves:
         h.play(mv)
+
+
+# Block: seat 0 holds the sixes, seat 1 the fives and 4:4; seat 0 leads.
+BLOCK_REC = {
+    "format": "dominoai.record/1", "rules": "block",
+    "hands": [{"deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
+                        ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
+               "leader": 0,
+               "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
+                         {"tile": "5:5", "end": "right"}, {"tile": "6:4", "end": "left"},
+                         {"tile": "4:4", "end": "left"}]}]}

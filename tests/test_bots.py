@@ -38,6 +38,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 import dominoai
 import dominoai.interop  # noqa: F401  (registers the peer bots whose library is installed)
 from dominoai import Match, Move, Observation, Tile, get_rules

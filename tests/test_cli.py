@@ -25,7 +25,7 @@ from shared_cases import BLOCK, case_files, subset
 
 # The session fixtures below run dozens of subprocesses; on one worker they
 # run once (under --dist loadgroup), not once per worker.
-pytestmark = pytest.mark.xdist_group("cli_runs")
+pytestmark = [pytest.mark.xdist_group("cli_runs"), pytest.mark.kernels("search", "side")]
 
 CASES = case_files()
 CASE_IDS = [f"{p.parent.name}/{p.stem}" for p in CASES]

@@ -6,6 +6,8 @@ import sys
 import pandas as pd
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.cli import main, split_bot_specs
 
 

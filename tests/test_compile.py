@@ -1,11 +1,14 @@
 """The warm-up's second process (``dominoai._compile``: side steps)."""
 
+import pytest
 from numba import typeof, types
 
 from dominoai import _compile
 from dominoai.bots.pimc.settings import new_scratch
 from dominoai.game import Match
 from dominoai.rules import get_rules
+
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 
 
 def test_side_steps_for_the_search_bots(tmp_path, monkeypatch):

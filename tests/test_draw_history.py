@@ -15,6 +15,8 @@ import itertools
 
 import numpy as np
 import pytest
+
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 from scipy.stats import chisquare
 
 from dominoai import Match

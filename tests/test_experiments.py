@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e  # every test runs an experiment script in another process
+# every test runs an experiment script in another process
+pytestmark = [pytest.mark.e2e, pytest.mark.kernels("search")]
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "experiments" / "against_hard.py"

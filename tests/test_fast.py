@@ -9,6 +9,8 @@ valid rule set is checked in ``tests/test_fast_rules.py``.
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match, get_rules, preset_names
 from dominoai.engine import fast as F
 from dominoai.engine import kernels as K

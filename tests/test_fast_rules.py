@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+pytestmark = pytest.mark.kernels("side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as hs
 

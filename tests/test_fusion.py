@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.bots import make_bot
 from dominoai.bots.pimc import hand_value, new_scratch
 from dominoai.bots.pimc.fusion import (MAX_FUSED_MOVES, file_world, fused_values_into,

@@ -34,6 +34,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
 from dominoai.tournament import play_hand, run_tournament

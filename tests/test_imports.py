@@ -424,8 +424,6 @@ def test_the_package_graph_names_each_package():
 #: it; every other cycle fails the test below, and so does a change to one
 #: of these (drop it here once it is gone)
 KNOWN_CYCLES = {
-    ("_compile", "tournament"): "the warm-up plays a hand as a tournament worker does "
-                                "(tournament.loop.play_hand); the tournament warms up through _compile",
     ("game", "observation", "records", "render"): "a hand and an observation draw themselves in a "
                                                   "notebook (_repr_svg_) through render, which reads "
                                                   "records, hands and observations",
@@ -517,3 +515,19 @@ def test_a_second_checkout_of_the_same_code_is_not_warm(tmp_path):
     assert ha == hb                       # the same code
     assert da != db and da.startswith(f"numba-{ha}-") and db.startswith(f"numba-{hb}-")
     assert again == [ha, da]
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in conftest.py (fixtures) or in helper modules of
+    tests/ (``serving.py``, ``handmade.py``, ...), never in a test module."""
+    import ast
+
+    tests = Path(__file__).parent
+    found = []
+    for path in sorted(tests.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else [])
+            found += [f"{path.name}:{node.lineno} imports {n}" for n in names
+                      if n.split(".")[-1].startswith("test_") or n.startswith("tests.test_")]
+    assert found == []

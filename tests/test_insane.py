@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
 from dominoai.bots.pimc import (HARD_WEIGHTS, InsaneBot, hand_value, new_scratch, play_likelihood,

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import get_rules
 from dominoai.bots import make_bot
 from dominoai.engine.encode import N_ACTIONS, OBS_SIZE, RAW_NAMES, encode

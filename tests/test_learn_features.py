@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.bots.hard import DEFAULT_WEIGHTS

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import get_rules
 from dominoai.learn import VectorEnv
 from dominoai.learn import kernels as VK

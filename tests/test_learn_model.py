@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from dominoai.nets import forward as F
 from dominoai.nets.model import Model, ModelError, input_scale, load_model, new_model

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from notebook_runner import has_figure, run_notebook, text_of
 
 #: duplicate deals (each played with the seats swapped) of the trained policy

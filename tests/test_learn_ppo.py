@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("learning")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 pytest.importorskip("optax", reason="PPO needs the [learn] extra (jax, optax)")
 
 

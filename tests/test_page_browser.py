@@ -24,7 +24,7 @@ pytest.importorskip("uvicorn", reason="dominoai serve needs uvicorn (the serve e
 pytest.importorskip("websockets", reason="the server tests' helpers use websockets")
 pytest.importorskip("playwright.sync_api", reason="the page is driven by playwright (pip install playwright)")
 
-from test_serve import Running, stored_record  # noqa: E402
+from serving import Running, stored_record  # noqa: E402
 
 import dominoai.serve.app as serve_app  # noqa: E402
 

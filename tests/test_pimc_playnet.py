@@ -15,6 +15,8 @@ import time
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.bots.pimc import InsaneBot, SearchSettings, new_scratch, play_likelihood

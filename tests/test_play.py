@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.cli import main
 from dominoai.play import (MATCH_FILE, STATS_FILE, PlayError, format_stats, load_stats, partner_spec,
                            play_game, user_data_path, variant_key)

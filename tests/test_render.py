@@ -19,16 +19,8 @@ from dominoai.render.layout import TABLE_HEIGHT, TABLE_WIDTH
 from dominoai.render.textdraw import line_text
 from dominoai.render.viewer import render_record
 from dominoai.tiles import Tile
+from handmade import BLOCK_REC
 
-# Block: seat 0 holds the sixes, seat 1 the fives and 4:4; seat 0 leads.
-BLOCK_REC = {
-    "format": "dominoai.record/1", "rules": "block",
-    "hands": [{"deal": [["6:6", "6:5", "6:4", "6:3", "6:2", "6:1", "6:0"],
-                        ["5:5", "5:4", "5:3", "5:2", "5:1", "5:0", "4:4"]],
-               "leader": 0,
-               "moves": [{"tile": "6:6"}, {"pass": True}, {"tile": "6:5", "end": "right"},
-                         {"tile": "5:5", "end": "right"}, {"tile": "6:4", "end": "left"},
-                         {"tile": "4:4", "end": "left"}]}]}
 
 
 def play(seat, tile, end, lead=False):

@@ -18,7 +18,7 @@ pytest.importorskip("starlette", reason="dominoai serve needs starlette (the ser
 pytest.importorskip("uvicorn", reason="dominoai serve needs uvicorn (the serve extra)")
 pytest.importorskip("websockets", reason="the tests talk to the server with websockets")
 
-from test_serve import Client, Running, check_frames, stored_record, warm_engine  # noqa: E402
+from serving import Client, Running, check_frames, stored_record, warm_engine  # noqa: E402
 
 from dominoai.records import replay  # noqa: E402
 

@@ -9,6 +9,8 @@ playout loop: the same winner, end, points and moves, hand by hand.
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.kernels("side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import get_rules
 from dominoai.engine import fast as F
 from dominoai.engine import kernels as K

@@ -18,6 +18,8 @@ import pandas.testing as pdt
 import pyarrow.parquet as pq
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai import Match, get_rules
 from dominoai.bots import BaseBot, make_bot, register_bot
 from dominoai.records import load_record, replay

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.bots.base import bot_params
 from dominoai.cli import main
 from dominoai.tune import make_space, spec_of, tune

@@ -28,6 +28,8 @@ from dominoai.cli import main  # noqa: E402
 from dominoai.tune import load_study, tune  # noqa: E402
 from dominoai.tune.objective import PROBE, SEARCH, VALIDATE, stage_seed  # noqa: E402
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 FIX = ("rollouts=1,exact=0,policy_weight=4,rollout_policy=random,hard_plies=0,hard_prior=0,"
        "sharp_weight=0.3,resample=1")
 KW = dict(variant="block", bot="insane", opponents=["easy"], space="worlds=1..400", fix=FIX)

@@ -18,10 +18,12 @@ import tempfile
 
 import pytest
 
+pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+
 from dominoai.cli import main
 from dominoai.render.viewer import record_frames, viewer_html, write_index
 
-from test_render import BLOCK_REC
+from handmade import BLOCK_REC
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "

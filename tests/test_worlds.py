@@ -23,6 +23,8 @@ from itertools import combinations, permutations, product
 
 import numpy as np
 import pytest
+
+pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 from numba import njit
 from scipy.stats import chisquare
 
