@@ -856,7 +856,11 @@ def _cmd_serve(args) -> int:
             raise UsageError(f"--export: {out} exists and is not a folder")
         try:
             files = export(db, out)
-        except (OSError, ValueError) as e:
+        except OSError as e:
+            why = e.strerror or str(e)
+            where = e.filename if e.filename is not None else out
+            raise UsageError(f"--export: cannot write the records to {out}: {why.lower()} ({where})") from None
+        except ValueError as e:
             raise UsageError(f"--export: {e}") from None
         print(f"dominoai serve: {len(files)} record{'s' if len(files) != 1 else ''} written to {out}")
         return 0

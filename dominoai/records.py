@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -329,11 +330,35 @@ def _parse_hand(h, hi: int, rules: Rules) -> HandRecord:
     return HandRecord(hands, bone, leader, tuple(_parse_move(m, hi, i) for i, m in enumerate(moves, 1)))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value) -> str | None:
+    """The first lone surrogate (a code point of U+D800..U+DFFF, which is
+    not a character and has no UTF-8 form) in any string of ``value``
+    (parsed JSON: strings, numbers, lists and dicts, their keys included, at
+    any depth); None if there is none."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            m = _SURROGATE.search(v)
+            if m is not None:
+                return m.group()
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return None
+
+
 def parse_record(data) -> Record:
     """Check the form of a record given as a ``dict`` (parsed JSON).
 
     :raises RecordError: not a ``dominoai.record/1`` object, bad or unknown
-        rules, seats or seat kinds of the wrong length, a kind other than
+        rules, a string holding a lone surrogate, seats or seat kinds of
+        the wrong length, a kind other than
         ``"person"`` or ``"bot"``, a deal that is not the set (wrong
         hand sizes, unknown or repeated tiles), a missing boneyard in a
         preset that draws, a bad leader or a move of no known shape.
@@ -346,6 +371,10 @@ def parse_record(data) -> Record:
         got = data.get("format")
         raise RecordError(f"not a {FORMAT} record (format is {json.dumps(got)})" if got is not None
                           else f"not a {FORMAT} record (no \"format\" key)")
+    bad = lone_surrogate(data)
+    if bad is not None:
+        raise RecordError(f"a string of the record holds a lone surrogate (U+{ord(bad):04X}), which is not a "
+                          "character and cannot be written as UTF-8")
     rules = _parse_rules(data.get("rules"))
     seats = data.get("seats")
     if seats is not None:

@@ -647,3 +647,25 @@ def test_fuzzed_records_fail_cleanly(data):
         assert "\n" not in str(e)
     else:
         json.dumps(out)
+
+
+def test_a_lone_surrogate_anywhere_is_refused_before_it_reaches_a_printer(tmp_path, capsys):
+    """A seat name (or any string) with a lone surrogate has no UTF-8 form:
+    replay's summary and the viewer's page could not be written. The record
+    is refused in one line, and the CLI exits 2 without a traceback."""
+    from dominoai.cli import main
+    for where in ("seats", "meta"):
+        rec = copy.deepcopy(BLOCK)
+        if where == "seats":
+            rec["seats"] = ["\ud800", "b"]
+        else:
+            rec["meta"] = {"notes": ["fine", {"\udfff": 1}]}
+        with pytest.raises(RecordError, match=r"lone surrogate \(U\+D[8F]00|lone surrogate \(U\+DFFF"):
+            parse_record(rec)
+        p = tmp_path / f"{where}.json"
+        p.write_text(json.dumps(rec))       # escaped as \ud800 in the file, as a hand-made file may hold it
+        for argv in (["replay", str(p)], ["view", str(p), "--out", str(tmp_path / f"{where}.html")]):
+            assert main(argv) == 2
+            err = capsys.readouterr().err
+            assert "lone surrogate" in err and len(err.strip().splitlines()) == 1, err
+        assert not (tmp_path / f"{where}.html").exists()

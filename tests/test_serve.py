@@ -141,7 +141,7 @@ def test_bad_messages_get_an_error_frame_and_change_nothing(server, monkeypatch)
     before = f["hand"]
     rec = stored_record(server, code)
     bad = [("x" * 5000, "too_large"), ("{not json", "bad_json"), ("[1, 2]", "bad_message"),
-           ('"play"', "bad_message"), ({"type": "dance"}, "unknown_type"), ({"kind": "play"}, "unknown_type"),
+           ('"play"', "bad_message"), ({"type": "dance"}, "unknown_type"), ({"kind": "play"}, "bad_message"),
            ({"type": "play", "code": code, "tile": 64}, "bad_field"),
            ({"type": "play", "code": code, "tile": "6:4", "hack": 1}, "bad_field"),
            ({"type": "play", "tile": "6:4"}, "bad_field"),

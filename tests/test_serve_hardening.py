@@ -338,7 +338,8 @@ def hostile(draw) -> tuple:
     if kind == "kinds":         # an unknown or missing type
         typ = draw(NOT_A_TYPE)
         msg = {"type": typ} if draw(st.booleans()) else {"kind": typ}
-        return json.dumps(msg), {"unknown_type"}, None
+        named = "type" in msg and isinstance(typ, str)   # a string type the server does not know
+        return json.dumps(msg), {"unknown_type"} if named else {"bad_message"}, None
     if kind == "shape":         # JSON that is not an object, as text or as a binary frame
         text = json.dumps(draw(NOT_AN_OBJECT))
         return (text if draw(st.booleans()) else text.encode()), {"bad_message"}, None
@@ -712,3 +713,62 @@ def test_serve_names_the_database_when_it_cannot_be_opened(tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"dominoai: error: cannot listen on 127.0.0.1:{port}: "), err
     assert not (tmp_path / "c.db").exists()
+
+
+# ---------------------------------------------------------------- names, waiting tables, the lobby
+def test_invisible_or_too_long_names_are_refused_with_the_rule(tmp_path):
+    app = make_app(tmp_path)
+    with serving(app) as tc:
+        ws, _ = connect(tc)
+        for name in ("\u200b", "\u202eevil", "a\u2028b", "x" * 30, "y" * 100):
+            f = request(ws, {"type": "hello", "name": name})
+            assert f["type"] == "error" and f["error"] == "bad_field", (name, f)
+            assert "1 to 24 printable characters" in f["message"], (name, f)
+        f = request(ws, {"type": "hello", "name": "Ana María"})
+        assert f["type"] == "welcome" and f["name"] == "Ana María"
+    assert [n for n, _ in guest_rows(tmp_path / "serve.sqlite3").values()] == ["Ana María"]
+
+
+def test_a_message_without_a_string_type_is_a_bad_message(tmp_path):
+    with serving(make_app(tmp_path)) as tc:
+        ws, _ = connect(tc)
+        for msg in ({"kind": "play"}, {"type": 5}, {"type": None}):
+            f = request(ws, msg)
+            assert (f["type"], f["error"]) == ("error", "bad_message"), (msg, f)
+        assert request(ws, {"type": "dance"})["error"] == "unknown_type"
+
+
+def test_play_or_next_at_a_table_not_started_says_so(tmp_path):
+    with serving(make_app(tmp_path)) as tc:
+        ws, _ = connect(tc)
+        code = request(ws, {"type": "open", "variant": "block", "listed": True, "fill": False})["code"]
+        for msg in ({"type": "play", "code": code, "tile": "x:y"}, {"type": "play", "code": code, "tile": "6:6",
+                                                                      "end": "middle"},
+                    {"type": "next", "code": code}):
+            f = request(ws, msg)
+            assert (f["type"], f["error"]) == ("error", "not_started"), (msg, f)
+            assert "has not started" in f["message"]
+
+
+def test_a_table_everyone_has_left_leaves_the_lobby(tmp_path):
+    with serving(make_app(tmp_path)) as tc:
+        host, _ = connect(tc)
+        other, _ = connect(tc)
+        code = request(host, {"type": "open", "variant": "block", "listed": True, "fill": False})["code"]
+        listed = request(other, {"type": "lobby"})
+        assert [t["code"] for t in listed["tables"]] == [code]
+        request(host, {"type": "leave", "code": code})
+        assert request(other, {"type": "lobby"})["tables"] == []
+
+
+def test_export_into_a_path_through_a_file_names_the_reason(tmp_path, capsys):
+    from dominoai.cli import main
+    from dominoai.serve.store import Store
+    db = tmp_path / "serve.sqlite3"
+    Store(db).close()
+    afile = tmp_path / "afile"
+    afile.write_text("a file, not a folder\n")
+    assert main(["serve", "--db", str(db), "--export", str(afile / "x")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"dominoai: error: --export: cannot write the records to {afile / 'x'}: not a directory "
+                   f"({afile / 'x'})"], err

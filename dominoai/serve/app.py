@@ -52,7 +52,8 @@ from ..moves import Move
 from ..render.svgdraw import DEFS
 from ..rules import PRESETS, get_rules
 from ..table import LEVELS, Table, TableError, decision_seed, fresh_seed, hands_won, outcome_of
-from .protocol import ProtocolError, error_frame, hand_result, parse_message, rules_view, seat_view
+from .protocol import (NAME_RULE, ProtocolError, error_frame, good_name, hand_result, parse_message, rules_view,
+                       seat_view)
 from .store import Store
 from .thinking import make_pool, request, think, warm
 
@@ -93,7 +94,6 @@ CLOSE_BEHIND = 1008
 CLOSE_ORIGIN = 1008
 #: seconds the server waits to send the close frame to a client that fell behind
 CLOSE_WAIT = 5.0
-_NAME = re.compile(r"^[^\x00-\x1f\x7f]{1,24}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{32}$")
 _DEFAULT_PORT = {"http": 80, "https": 443}
 
@@ -430,10 +430,11 @@ class Server:
                 self.send(token, self.view(live, token))
 
     def lobby(self) -> list[dict]:
-        """The listed tables waiting for people."""
+        """The listed tables waiting for people (a table everyone has left is
+        not listed; its code still finds it)."""
         out = []
         for live in self.tables.values():
-            if live.status == "waiting" and live.settings.get("listed"):
+            if live.status == "waiting" and live.settings.get("listed") and any(live.tokens):
                 out.append({"code": live.code, "variant": live.settings["variant"], "players": live.players,
                             "level": live.settings["level"], "fill": live.settings["fill"],
                             "seats": [self.name_of(k) if k else None for k in live.tokens]})
@@ -623,6 +624,9 @@ class Server:
 
     def play(self, token: str, live: LiveTable, msg: dict) -> None:
         seat = self.owned_seat(token, live, msg)
+        if live.status == "waiting":
+            raise ProtocolError("not_started", "the table's first hand has not started: it waits for people "
+                                               "to sit")
         if live.table is None or live.status != "playing":
             raise ProtocolError("hand_over", "no hand is in play at that table")
         if msg.get("replace"):
@@ -639,6 +643,9 @@ class Server:
 
     def next_hand(self, token: str, live: LiveTable, msg: dict) -> None:
         seat = self.owned_seat(token, live, msg)
+        if live.status == "waiting":
+            raise ProtocolError("not_started", "the table's first hand has not started: it waits for people "
+                                               "to sit")
         if live.status != "hand_over":
             raise ProtocolError("not_over", "the next hand starts only once this one is over")
         live.ready.add(seat)
@@ -732,8 +739,8 @@ class Server:
         if kind == "hello":
             if "name" in msg:
                 name = msg["name"].strip()
-                if not _NAME.match(name):
-                    raise ProtocolError("bad_field", "hello: a name is 1 to 24 printable characters")
+                if not good_name(name):
+                    raise ProtocolError("bad_field", NAME_RULE)
                 if not self.enlist(token, address, name):
                     self.store.rename_guest(token, name)
                 self.names[token] = name

@@ -21,6 +21,7 @@ import re
 
 from ..moves import END_NAMES
 from ..observation import O_CARRY, Observation
+from ..records import lone_surrogate
 from ..render.layout import line_layout
 
 __all__ = ["MAX_MESSAGE", "MAX_DEPTH", "MESSAGE_TYPES", "ProtocolError", "parse_message", "seat_view", "hand_result",
@@ -51,7 +52,6 @@ _KINDS = {_STR: (str,), _INT: (int,), _BOOL: (bool,)}
 _END_KIND = ("plain", "double", "spinner")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKET = re.compile(r"[\[\]{}]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _too_deep(text: str) -> bool:
@@ -71,21 +71,17 @@ def _too_deep(text: str) -> bool:
     return False
 
 
-def _lone_surrogate(value) -> str | None:
-    """The first lone surrogate (a code point of U+D800..U+DFFF, which is not
-    a character and has no UTF-8 form) in any string of ``value``, a decoded
-    message at most :data:`MAX_DEPTH` deep; None if there is none."""
-    if isinstance(value, str):
-        m = _SURROGATE.search(value)
-        return None if m is None else m.group()
-    if isinstance(value, dict):
-        value = [x for kv in value.items() for x in kv]
-    if isinstance(value, list):
-        for x in value:
-            found = _lone_surrogate(x)
-            if found is not None:
-                return found
-    return None
+#: the longest name a guest may take, and the rule a refused name is told
+NAME_LENGTH = 24
+NAME_RULE = f"hello: a name is 1 to {NAME_LENGTH} printable characters (no control, format or invisible ones)"
+
+
+def good_name(name: str) -> bool:
+    """Whether ``name`` (stripped) may be a guest's name: 1 to
+    :data:`NAME_LENGTH` characters, each printable (``str.isprintable``: no
+    control characters, no format characters such as a zero-width space or
+    a right-to-left override, no separators but the space)."""
+    return 1 <= len(name) <= NAME_LENGTH and name.isprintable()
 
 
 class ProtocolError(ValueError):
@@ -138,7 +134,7 @@ def parse_message(text) -> dict:
         msg = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise ProtocolError("bad_json", f"not JSON: {e}") from None
-    bad = _lone_surrogate(msg)
+    bad = lone_surrogate(msg)
     if bad is not None:
         kind = msg.get("type") if isinstance(msg, dict) else None
         raise ProtocolError("bad_unicode", f"a string holds a lone surrogate (U+{ord(bad):04X}), "
@@ -146,7 +142,9 @@ def parse_message(text) -> dict:
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a \"type\"")
     kind = msg.get("type")
-    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message is a JSON object with a \"type\" (a string)")
+    if kind not in MESSAGE_TYPES:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(MESSAGE_TYPES)}")
     fields = MESSAGE_TYPES[kind]
     for k, v in msg.items():
@@ -160,6 +158,8 @@ def parse_message(text) -> dict:
         if not ok:
             raise ProtocolError("bad_field", f"{kind}: {k} must be a{'n' if want == _INT else ''} "
                                 f"{ {'str': 'string', 'int': 'integer', 'bool': 'boolean'}[want]}", request=kind)
+        if kind == "hello" and k == "name" and len(v) > NAME_LENGTH:
+            raise ProtocolError("bad_field", NAME_RULE, request=kind)
         if want == _STR and len(v) > 64:
             raise ProtocolError("bad_field", f"{kind}: {k} is longer than 64 characters", request=kind)
         if want == _INT and not -1000 <= v <= 1000:
