@@ -637,13 +637,15 @@ def _cmd_train_teaching(args) -> int:
     common = dict(preset=args.variant, deals=args.deals, epochs=args.epochs, teacher=args.teacher, hidden=hidden,
                   batch=args.batch, learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed,
                   jobs=args.jobs, backend=args.backend, name=name, players=args.players)
-    from .learn.runs import PolicyRunSpec, ValueRunSpec, run
+    from .learn.runs import PolicyRunSpec, ValueRunSpec
     try:
         if policy:
+            from .learn.imitation import run_policy as run
             spec = PolicyRunSpec(action_features=args.action_features, weight_decay=args.weight_decay,
                                  keep_best=args.keep_best, imitate=args.imitate, temperature=args.temperature,
                                  **common)
         else:
+            from .learn.value import run_value as run
             spec = ValueRunSpec(rollouts=args.rollouts, rollout_policy=args.rollout_policy, exact=args.exact,
                                 max_nodes=args.max_nodes, **common)
         res = run(spec, args.out, resume=args.resume, progress=args.progress)
@@ -687,7 +689,8 @@ def _cmd_train_ppo(args) -> int:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
     from .learn.model import check_players, default_model_name, load_model
     from .learn.ppo import DEFAULTS
-    from .learn.runs import PPORunSpec, run
+    from .learn.ppo import run_ppo as run
+    from .learn.runs import PPORunSpec
     name = _model_name(args)
     try:
         init = args.init or default_model_name(args.variant, "policy")

@@ -360,6 +360,7 @@ LAZY_IMPORTERS = {
                           "matplotlib when its log and curve are written",
     "dominoai.learn.model": "the action-feature kernels (the hard bot) for a model with the block only",
     "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
+    "dominoai.learn.runs": "pandas when a run's log is written",
     "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 

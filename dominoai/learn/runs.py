@@ -12,8 +12,10 @@ the command line's options; trained models record it in their header.
 :class:`RunFolder` is a run's folder: it refuses a folder in use (without
 ``resume``) or holding a run of another kind, reuses the dataset of a
 resumed run when it was made with the same settings (else names each that
-differs), and writes the model, the log and the learning curve.
-:func:`run` runs a spec in a folder.
+differs), and writes the model, the log and the learning curve. A spec
+is run in a folder by its kind's function:
+:func:`~dominoai.learn.imitation.run_policy`,
+:func:`~dominoai.learn.value.run_value` or :func:`~dominoai.learn.ppo.run_ppo`.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from ..rules import Rules
 from .training import LoopSpec, check_run_kind, other_settings, run_rules
 
 __all__ = ["ROLLOUT_POLICY", "IMITATE", "PolicyRunSpec", "ValueRunSpec", "PPORunSpec", "PPO_DEFAULTS",
-           "command_of", "flag_of", "RunFolder", "run"]
+           "command_of", "flag_of", "RunFolder"]
 
 #: the targets' rollout policy per preset by default: insane's rollout policy there
 ROLLOUT_POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "random"}
@@ -422,26 +424,3 @@ class RunFolder:
         write_log(log, self.out / "log.parquet")
         curve(log, self.out / "curve.png")
 
-
-def run(spec, out, resume: bool = False, progress: bool = False):
-    """Run ``spec`` (a :class:`PolicyRunSpec`, :class:`ValueRunSpec` or
-    :class:`PPORunSpec`) in the folder ``out``: what ``dominoai train``
-    does. ``resume``: go on in a folder of the same settings.
-
-    :returns: the kind's result (:class:`~dominoai.learn.imitation.TrainResult`,
-        :class:`~dominoai.learn.value.ValueTrainResult` or
-        :class:`~dominoai.learn.ppo.PPOResult`).
-    :raises InputError: a dataset or checkpoint of other settings.
-    :raises ValueError: a folder in use or of another kind.
-    :raises TypeError: ``spec`` is not a run spec.
-    """
-    if isinstance(spec, PolicyRunSpec):
-        from .imitation import run_policy
-        return run_policy(spec, out, resume, progress)
-    if isinstance(spec, ValueRunSpec):
-        from .value import run_value
-        return run_value(spec, out, resume, progress)
-    if isinstance(spec, PPORunSpec):
-        from .ppo import run_ppo
-        return run_ppo(spec, out, resume, progress)
-    raise TypeError(f"not a training run spec: {type(spec).__name__}")
