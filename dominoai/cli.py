@@ -641,21 +641,21 @@ def _cmd_train_teaching(args) -> int:
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
     name = _model_name(args)
-    common = dict(epochs=args.epochs, teacher=args.teacher, hidden=hidden, batch=args.batch,
-                  learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed, jobs=args.jobs,
-                  backend=args.backend, resume=args.resume, progress=args.progress, name=name,
-                  players=args.players)
+    common = dict(preset=args.variant, deals=args.deals, epochs=args.epochs, teacher=args.teacher, hidden=hidden,
+                  batch=args.batch, learning_rate=args.learning_rate, held_out=args.held_out, seed=args.seed,
+                  jobs=args.jobs, backend=args.backend, name=name, players=args.players)
+    from .learn.runs import PolicyRunSpec, ValueRunSpec
     try:
         if policy:
-            from .learn.imitation import train_run
-            res = train_run(args.out, args.variant, args.deals, action_features=args.action_features,
-                            weight_decay=args.weight_decay, keep_best=args.keep_best, imitate=args.imitate,
-                            temperature=args.temperature, **common)
+            from .learn.imitation import run_policy as run
+            spec = PolicyRunSpec(action_features=args.action_features, weight_decay=args.weight_decay,
+                                 keep_best=args.keep_best, imitate=args.imitate, temperature=args.temperature,
+                                 **common)
         else:
-            from .learn.value import value_run
-            res = value_run(args.out, args.variant, args.deals, rollouts=args.rollouts,
-                            rollout_policy=args.rollout_policy, exact=args.exact, max_nodes=args.max_nodes,
-                            **common)
+            from .learn.value import run_value as run
+            spec = ValueRunSpec(rollouts=args.rollouts, rollout_policy=args.rollout_policy, exact=args.exact,
+                                max_nodes=args.max_nodes, **common)
+        res = run(spec, args.out, resume=args.resume, progress=args.progress)
     except ValueError as e:
         raise _train_usage(e) from None
     except OSError as e:
@@ -695,7 +695,9 @@ def _cmd_train_ppo(args) -> int:
     except ImportError:
         raise UsageError("dominoai train needs jax and optax: pip install 'dominoai[learn]'") from None
     from .nets.model import check_players, default_model_name, load_model
-    from .learn.ppo import DEFAULTS, train_run
+    from .learn.ppo import DEFAULTS
+    from .learn.ppo import run_ppo as run
+    from .learn.runs import PPORunSpec
     name = _model_name(args)
     try:
         init = args.init or default_model_name(args.variant, "policy")
@@ -708,10 +710,11 @@ def _cmd_train_ppo(args) -> int:
         except ValueError as e:
             raise UsageError(f"--init {init}: {e}; give --init a policy trained with "
                              f"--players {args.players}") from None
-        res = train_run(args.out, args.variant, init=init, resume=args.resume, progress=args.progress, name=name,
-                        players=args.players, iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
-                        hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
-                        learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
+        spec = PPORunSpec(preset=args.variant, init=init, name=name, players=args.players,
+                          iterations=args.iterations, num_envs=args.num_envs, steps=args.steps,
+                          hard_share=args.hard_share, epochs=args.epochs, batch=args.batch,
+                          learning_rate=args.learning_rate, clip=args.clip, kl=args.kl, seed=args.seed)
+        res = run(spec, args.out, resume=args.resume, progress=args.progress)
     except ValueError as e:
         raise _train_usage(e) from None
     except OSError as e:

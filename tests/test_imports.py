@@ -481,6 +481,8 @@ LAZY_IMPORTERS = {
     "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
                           "matplotlib when its log and curve are written",
     "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
+    "dominoai.learn.runs": "pandas when a run's log is written",
+    "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
 }
 
 

@@ -42,7 +42,7 @@ def test_ppo_loss_equals_a_numpy_reference():
     from dominoai.engine.encode import N_ACTIONS, OBS_SIZE
     from dominoai.learn import jaxnet
     from dominoai.nets.model import new_model
-    from dominoai.learn.ppo import ppo_loss
+    from dominoai.learn.ppo import PPOBatch, PPOCoefs, ppo_loss
     rng = np.random.default_rng(3)
     pi, pi0, v = (new_model(k, "block", hidden=(6,), seed=s) for k, s in (("policy", 1), ("policy", 2),
                                                                            ("value", 3)))
@@ -76,23 +76,24 @@ def test_ppo_loss_equals_a_numpy_reference():
     want = -mean(surr) + kl * mean(kl0) - ent_c * mean(ent) + vc * mean((val - tgt) ** 2)
 
     params = {"pi": jaxnet.params_of(pi), "v": jaxnet.params_of(v)}
-    loss, parts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
-                           adv, tgt, clip, kl, ent_c, vc, 1.0, weight)
+    loss, parts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale),
+                           PPOBatch(obs, mask, act, logp_old, adv, tgt), PPOCoefs(clip, kl, ent_c, vc), 1.0, weight)
     assert float(loss) == pytest.approx(want, rel=1e-4, abs=1e-5)
     assert float(parts["policy_loss"]) == pytest.approx(-mean(surr), rel=1e-4, abs=1e-5)
     assert float(parts["kl_init"]) == pytest.approx(mean(kl0), rel=1e-3, abs=1e-5)
     assert float(parts["clip_fraction"]) == pytest.approx(mean(np.abs(r - 1) > clip), abs=1e-6)
     # the critic alone (pi_coef 0)
-    loss_v, _ = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
-                         adv, tgt, clip, kl, ent_c, vc, 0.0, weight)
+    loss_v, _ = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale),
+                         PPOBatch(obs, mask, act, logp_old, adv, tgt), PPOCoefs(clip, kl, ent_c, vc), 0.0, weight)
     assert float(loss_v) == pytest.approx(vc * mean((val - tgt) ** 2), rel=1e-4)
     # a minibatch of padding only (every weight 0) and a row without a legal id: numbers, not NaN
     mask[2] = False
-    zero, zparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
-                            adv, tgt, clip, kl, ent_c, vc, 1.0, np.zeros(n, np.float32))
+    zero, zparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale),
+                            PPOBatch(obs, mask, act, logp_old, adv, tgt), PPOCoefs(clip, kl, ent_c, vc), 1.0,
+                            np.zeros(n, np.float32))
     assert float(zero) == 0.0 and all(float(v) == 0.0 for v in zparts.values())
-    some, sparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale), obs, mask, act, logp_old,
-                            adv, tgt, clip, kl, ent_c, vc, 1.0, weight)
+    some, sparts = ppo_loss(params, jaxnet.params_of(pi0), jnp.asarray(pi.scale),
+                            PPOBatch(obs, mask, act, logp_old, adv, tgt), PPOCoefs(clip, kl, ent_c, vc), 1.0, weight)
     assert np.isfinite(float(some)) and all(np.isfinite(float(v)) for v in sparts.values())
 
 
@@ -178,8 +179,8 @@ def test_unknown_options_name_the_valid_ones(tmp_path):
     with pytest.raises(InputError, match=r"^value_run\(\) has no option 'rollout'; its options: out, preset, "
                                          r"deals, teacher, rollouts, "):
         value_run(tmp_path / "v", "draw", 2, rollout=4)
-    with pytest.raises(InputError, match=r"^fit\(\) has no option 'epoch'; its options: params, loss, "):
-        fit(None, None, None, (), {}, np.zeros(0), epoch=3)
+    with pytest.raises(InputError, match=r"^fit\(\) has no option 'epoch'; its options: params, objective, "):
+        fit(None, None, {}, np.zeros(0), None, {}, epoch=3)
     assert not (tmp_path / "run").exists() and not (tmp_path / "v").exists()
 
 

@@ -89,11 +89,12 @@ def _dataset_features(obs, mask, rv, players, ids, fe, count):
                 fe[r, i, f] = buf[i, f]
 
 
-def dataset_features(obs: np.ndarray, mask: np.ndarray, preset: str,
+def dataset_features(obs: np.ndarray, mask: np.ndarray, preset,
                      players: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The action features of every row of a dataset
     (:data:`dominoai.learn.imitation.DATA_FIELDS`' ``obs`` and ``mask``),
-    played at tables of ``players`` (None: the preset's count),
+    played at tables of ``players`` (None: the preset's count; ``preset``
+    may be the resolved :class:`~dominoai.rules.Rules`, ``players`` then None),
     compactly: ``(ids, features)``, ``int64`` ``(n, k)`` (the legal ids of
     each row in ascending order, padded with -1) and ``float32`` ``(n, k,
     N_ACTION_FEATURES)`` (0 in the padding), ``k`` the most legal ids of
@@ -102,7 +103,10 @@ def dataset_features(obs: np.ndarray, mask: np.ndarray, preset: str,
     :raises ValueError: arrays of the wrong shape, an unknown preset, or
         players the preset is not played by.
     """
-    rules = get_rules(preset) if players is None else get_rules(preset, players=players)
+    if isinstance(preset, str):
+        rules = get_rules(preset) if players is None else get_rules(preset, players=players)
+    else:
+        rules = preset
     obs = np.ascontiguousarray(obs, np.float32)
     mask = np.ascontiguousarray(mask, np.bool_)
     if obs.ndim != 2 or obs.shape[1] != OBS_SIZE or mask.shape != (len(obs), N_ACTIONS):

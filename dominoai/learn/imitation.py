@@ -37,10 +37,12 @@ import numpy as np
 
 from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from ..errors import InputError, check_int
+from .runs import IMITATE
 from .training import split_hands
 
 __all__ = ["DATA_FIELDS", "IMITATE", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
-           "load_dataset", "split_hands", "train_policy", "TrainResult", "write_curve", "train_run", "CURVE_PANELS"]
+           "load_dataset", "split_hands", "train_policy", "fit_policy", "TrainResult", "write_curve", "train_run",
+           "run_policy", "CURVE_PANELS"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
@@ -59,9 +61,6 @@ DATA_FIELDS = {
 #: the fields a dataset file may lack (written before they were added): name -> fill(rows)
 _OPTIONAL = {"values": lambda n: np.full((n, N_ACTIONS), np.nan, np.float32)}
 
-#: what a policy can learn from its teacher (:func:`policy_targets`): the
-#: chosen id, or the softmax of the move values
-IMITATE = ("choice", "values")
 
 
 def _values_row(analysis, legal) -> np.ndarray:
@@ -193,8 +192,8 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
     from .training import run_players
     deals = check_int("deals", deals, 1)
     chunk = check_int("chunk", chunk, 1)
-    base = run_players(preset)
     players = run_players(preset, players)
+    base = None         # the preset's own count: what a part that does not record its players was made at
     parts = []
     n_hands = 0
     bar = None
@@ -209,6 +208,8 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
         if part is not None and part.exists():
             try:
                 d, meta = load_dataset(part)
+                if "players" not in meta:
+                    base = run_players(preset) if base is None else base
                 meta = {"players": base, **meta}
             except ValueError:
                 d = None
@@ -333,7 +334,9 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
                  imitate: str = "choice", temperature: float = 1.0, players: int | None = None,
                  **header) -> TrainResult:
     """Train a policy on ``data`` (:data:`DATA_FIELDS`) for ``preset``, by
-    :func:`dominoai.learn.training.fit`.
+    :func:`dominoai.learn.training.fit`: the keyword form of
+    :func:`fit_policy`, whose :class:`~dominoai.learn.runs.PolicyRunSpec`
+    it builds from its arguments.
 
     :param epochs: passes over the training rows (in all: a resumed run
         trains the epochs its checkpoint lacks).
@@ -371,26 +374,50 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
+    from .runs import PolicyRunSpec
+    spec = PolicyRunSpec(preset=preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
+                         held_out=held_out, seed=seed, action_features=action_features,
+                         weight_decay=weight_decay, keep_best=keep_best, imitate=imitate,
+                         temperature=temperature, players=players)
+    return fit_policy(data, spec, checkpoint_dir=checkpoint_dir, resume=resume, progress=progress, header=header)
+
+
+def fit_policy(data: dict, spec, checkpoint_dir=None, resume: bool = False, progress: bool = False,
+               header: dict | None = None) -> TrainResult:
+    """Train the policy of ``spec`` (a :class:`~dominoai.learn.runs.PolicyRunSpec`:
+    its rules, layers, loop and target; its deals, teacher, jobs and name
+    are the run's, unused here) on ``data`` (:data:`DATA_FIELDS`), by
+    :func:`dominoai.learn.training.fit`: what :func:`train_policy` does,
+    given a spec.
+
+    :param checkpoint_dir: where ``checkpoint.npz`` is written after each
+        epoch (None: nowhere).
+    :param resume: go on from ``checkpoint_dir``'s checkpoint (which must
+        have the same settings); without one, start afresh.
+    :param progress: a tqdm bar of minibatches per epoch.
+    :param header: model header fields (``training_command``, ``data``, ``name``).
+    :raises InputError: an empty dataset, ``imitate="values"`` on a dataset
+        without values, or a checkpoint of other settings or of more epochs
+        than the spec's.
+    :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
+    """
     from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
     from ..nets.model import Model, new_model
-    from .training import check_settings, fit, run_players
+    from .training import Objective, fit
 
-    epochs, batch, learning_rate, held_out, weight_decay = check_settings(
-        epochs, batch, learning_rate, held_out, weight_decay)
-    base = run_players(preset)
-    players = run_players(preset, players)
+    preset, players, hidden, imitate = spec.preset, spec.players, spec.hidden, spec.imitate
     if len(data["action"]) == 0:
         raise InputError("data", 0, "the dataset has no decisions")
-    targets = policy_targets(data, imitate, temperature)
+    targets = policy_targets(data, imitate, spec.temperature)
     if imitate == "values" and not np.isfinite(data["values"]).any():
         raise InputError("imitate", imitate, "the dataset has no move values (made without analysis); "
                          "generate it again or train on the choice")
     settings = {"kind": "policy", "preset": preset, "players": players, "hidden": [int(h) for h in hidden],
-                "batch": batch, "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
-                "rows": int(len(data["action"])), "imitate": imitate,
-                "temperature": float(temperature) if imitate == "values" else None, "action_features": False}
+                "batch": spec.batch, "learning_rate": spec.learning_rate, "held_out": spec.held_out,
+                "seed": spec.seed, "rows": int(len(data["action"])), "imitate": imitate,
+                "temperature": spec.temperature if imitate == "values" else None, "action_features": False}
 
     def upgrade(old: dict) -> dict:
         """A checkpoint's settings as they are written now: one written
@@ -398,14 +425,14 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         what it imitated was kept as ``target``, earlier as
         ``[target, temperature]``, or absent for the choice; its
         action-feature block was absent when off."""
-        old = {"players": base, "temperature": None, "action_features": False, **old}
+        old = {"players": spec.preset_players, "temperature": None, "action_features": False, **old}
         if "imitate" not in old:
             old["imitate"] = old.pop("target", "choice")
         if isinstance(old["imitate"], list):
             old["imitate"], old["temperature"] = old["imitate"]
         return old
 
-    model0 = new_model("policy", preset, hidden=hidden, seed=seed)
+    model0 = new_model("policy", preset, hidden=hidden, seed=spec.seed)
     params = jaxnet.params_of(model0)
     scale = jnp.asarray(model0.scale)
     arrays = {"x": jnp.asarray(data["obs"]), "m": jnp.asarray(data["mask"]),
@@ -413,13 +440,11 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
     if imitate == "values":
         arrays["t"] = jnp.asarray(targets)
     del targets
-    if action_features:
+    if spec.action_features:
         from ..nets.features import ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES
         from .features import START_WEIGHTS, dataset_features
-        if not hidden:
-            raise InputError("hidden", hidden, "the action-feature block needs a hidden layer")
         settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]
-        ids, fe = dataset_features(data["obs"], data["mask"], preset, players)
+        ids, fe = dataset_features(data["obs"], data["mask"], spec.rules)
         arrays.update(ids=jnp.asarray(ids.astype(np.int32)), fe=jnp.asarray(fe))
         params = {"net": params, "action": {
             "fw": jnp.zeros((int(hidden[-1]), N_ACTION_FEATURES), jnp.float32),
@@ -447,37 +472,19 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         nll, acc = nll_acc(p, d, idx)
         return nll.sum(), acc.sum()
 
-    res = fit(params, loss, sums, ("loss", "accuracy"), arrays, data["hand"], epochs=epochs, batch=batch,
-              learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
-              weight_decay=weight_decay, keep_best=keep_best, upgrade=upgrade,
-              checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
+    res = fit(params, Objective(loss, sums, ("loss", "accuracy")), arrays, data["hand"], spec.loop, settings,
+              upgrade=upgrade, checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
               resume=resume, progress="batches" if progress else None)
     head = {"data": {"rows": len(data["action"]), "train_rows": int(len(res.train_rows)),
-                     "held_rows": int(len(res.held_rows))}, "players": players, **header}
-    net = res.params["net"] if action_features else res.params
-    action = ({k: np.asarray(v) for k, v in res.params["action"].items()} if action_features else None)
+                     "held_rows": int(len(res.held_rows))}, "players": players, **(header or {})}
+    net = res.params["net"] if spec.action_features else res.params
+    action = ({k: np.asarray(v) for k, v in res.params["action"].items()} if spec.action_features else None)
     model = Model.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in net], "policy", preset,
                               scale=model0.scale, action=action, **head)
     return TrainResult(model, res.log, res.seconds, res.best_epoch)
 
 
 # ------------------------------------------------------------------ one training run in a folder
-def _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                       action_features=False, weight_decay=0.0, keep_best=False, imitate="choice",
-                       temperature=1.0, players=None) -> str:
-    """The ``dominoai train`` command that trains this model again (the
-    settings that change the result; ``--out`` and ``--jobs`` do not;
-    ``--players`` where it is not the preset's count)."""
-    from .training import run_players
-    table = f" --players {players}" if players is not None and players != run_players(preset) else ""
-    extra = (" --action-features" if action_features else "") + (
-        f" --weight-decay {weight_decay:g}" if weight_decay > 0 else "") + (" --keep-best" if keep_best else "") + (
-        f" --imitate values --temperature {temperature:g}" if imitate == "values" else "")
-    return (f"dominoai train --variant {preset}{table} --kind policy --deals {deals} --teacher {teacher} "
-            f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
-            f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}{extra}")
-
-
 #: the panels of a policy's learning curve: (log metric, axis label)
 CURVE_PANELS = (("loss", "cross-entropy (nats)"), ("accuracy", "top-1 agreement with the teacher"))
 
@@ -511,7 +518,9 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
               name: str | None = None, action_features: bool = False, weight_decay: float = 0.0,
               keep_best: bool = False, imitate: str = "choice", temperature: float = 1.0,
               players: int | None = None) -> TrainResult:
-    """A whole training run in the folder ``out``: the teacher's dataset
+    """A whole training run in the folder ``out`` (the keyword form of
+    :func:`run_policy`, whose :class:`~dominoai.learn.runs.PolicyRunSpec` it
+    builds from its arguments): the teacher's dataset
     (``data.npz``, :func:`generate` with the data seed ``seed + 10_000``, so
     the deals differ from a tournament's of seed 0..9999; its chunks stay
     in ``data-parts/``, from which a run of more deals in another folder
@@ -538,58 +547,52 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     :raises ValueError: an unknown preset or teacher, or a folder in use
         (one line each).
     """
-    from .training import write_log
-    out = Path(out)
-    deals = check_int("deals", deals, 1)
-    hidden = tuple(check_int("hidden", h, 1) for h in hidden)
-    data_path = out / "data.npz"
-    used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
-    if used and not resume:
-        raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
-    from .training import check_run_kind, other_settings, run_players
-    check_run_kind(out, "policy")
-    base = run_players(preset)
-    players = run_players(preset, players)
-    want = {"preset": preset, "players": players, "teacher": teacher, "deals": deals, "seed": seed + 10_000}
-    data = None
-    temperature = _check_imitate(imitate, temperature)
-    if imitate == "values":
+    from .runs import PolicyRunSpec
+    spec = PolicyRunSpec(preset=preset, deals=deals, teacher=teacher, epochs=epochs, hidden=hidden, batch=batch,
+                         learning_rate=learning_rate, held_out=held_out, seed=seed,
+                         action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
+                         imitate=imitate, temperature=temperature, players=players, jobs=jobs, backend=backend,
+                         name=name)
+    return run_policy(spec, out, resume=resume, progress=progress)
+
+
+def run_policy(spec, out, resume: bool = False, progress: bool = False) -> TrainResult:
+    """The run of ``spec`` (a :class:`~dominoai.learn.runs.PolicyRunSpec`) in
+    the folder ``out`` (a :class:`~dominoai.learn.runs.RunFolder`): what
+    :func:`train_run` does, given a spec; ``resume`` and ``progress`` as there.
+
+    :raises InputError: a teacher that gives no move values for
+        ``imitate="values"``, or a dataset or checkpoint of other settings.
+    :raises ValueError: an unknown teacher, or a folder in use (one line each).
+    """
+    from .runs import RunFolder, command_of
+    folder = RunFolder(out, "policy", ("data.npz", _CKPT, "model.npz"), resume)
+    if spec.imitate == "values":
         from ..bots import make_bot
         from ..decide import gives_analysis
-        if not gives_analysis(make_bot(teacher)):
-            raise InputError("imitate", imitate, f"$imitate 'values' learns the teacher's move values: "
-                             f"{teacher!r} gives none (a search bot such as insane does)", "teacher")
-    if resume and data_path.exists():
-        data, meta = load_dataset(data_path)
-        meta = {"players": base, **meta}            # a dataset that does not say: the preset's count
-        if any(meta.get(k) != v for k, v in want.items()):
-            have = {k: meta.get(k) for k in want}
-            have["seed"] = None if have["seed"] is None else have["seed"] - 10_000   # as the seed was given
-            raise other_settings(str(data_path), have, {**want, "seed": seed}, "give another --out")
-        if imitate == "values" and not meta.get("analysis"):
-            raise ValueError(f"{data_path} holds no move values (made without analysis); "
-                             "give another --out for --imitate values")
-    out.mkdir(parents=True, exist_ok=True)
+        if not gives_analysis(make_bot(spec.teacher)):
+            raise InputError("imitate", spec.imitate, f"$imitate 'values' learns the teacher's move values: "
+                             f"{spec.teacher!r} gives none (a search bot such as insane does)", "teacher")
+    want = spec.dataset_settings()
+    data, meta = folder.reuse_dataset(load_dataset, want, spec.preset_players, {**want, "seed": spec.seed})
+    if meta is not None and spec.imitate == "values" and not meta.get("analysis"):
+        raise ValueError(f"{folder.data_path} holds no move values (made without analysis); "
+                         "give another --out for --imitate values")
+    folder.out.mkdir(parents=True, exist_ok=True)
     if data is None:
-        parts = out / "data-parts"
-        data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed + 10_000, backend=backend,
-                        progress=progress, parts_dir=parts, players=players)
-        save_dataset(data_path, data, generation_seconds=round(_parts_seconds(parts), 1), analysis=True, **want)
-        _, meta = load_dataset(data_path)
-    command = _canonical_command(preset, deals, teacher, epochs, hidden, batch, learning_rate, held_out, seed,
-                                 action_features, weight_decay, keep_best, imitate, temperature, players)
-    res = train_policy(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
-                       held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
-                       action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
-                       imitate=imitate, temperature=temperature, players=players, training_command=command,
-                       teacher=teacher, name=name or f"{preset}-policy")
-    res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
+        parts = folder.out / "data-parts"
+        data = generate(spec.preset, spec.deals, teacher=spec.teacher, jobs=spec.jobs, seed=spec.data_seed,
+                        backend=spec.backend, progress=progress, parts_dir=parts, players=spec.players)
+        meta = folder.save_dataset(save_dataset, load_dataset, data,
+                                   generation_seconds=round(_parts_seconds(parts), 1), analysis=True, **want)
+    res = fit_policy(data, spec, checkpoint_dir=folder.out, resume=resume, progress=progress,
+                     header={"training_command": command_of(spec), "teacher": spec.teacher,
+                             "name": spec.model_name})
+    res.model.header["data"].update({"deals": spec.deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})
-    if keep_best:
+    if spec.keep_best:
         res.model.header["data"]["epoch"] = res.best_epoch
-    res.model.save(out / "model.npz")
-    write_log(res.log, out / "log.parquet")
-    write_curve(res.log, out / "curve.png",
-                f"{preset}: imitating {teacher} ({meta['rows']} decisions of {meta['hands']} hands)")
+    title = f"{spec.preset}: imitating {spec.teacher} ({meta['rows']} decisions of {meta['hands']} hands)"
+    folder.finish(res.model, res.log, lambda log, path: write_curve(log, path, title))
     return res

@@ -49,26 +49,22 @@ import functools
 import json
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..errors import InputError, check_int, check_number
+from ..errors import InputError
+from .runs import PPO_DEFAULTS
 
-__all__ = ["DEFAULTS", "clipped_surrogate", "ppo_loss", "gae", "evaluate", "PPOResult", "train_ppo",
-           "train_run", "write_curve", "canonical_command"]
+__all__ = ["DEFAULTS", "clipped_surrogate", "PPOBatch", "PPOCoefs", "ppo_loss", "gae", "evaluate", "PPOResult",
+           "train_ppo", "fit_ppo", "train_run", "run_ppo", "write_curve", "canonical_command"]
 
 #: the settings of :func:`train_ppo` and their defaults; ``dominoai train
 #: --kind ppo`` takes ``players``, ``iterations``, ``num_envs``, ``steps``,
 #: ``hard_share``, ``epochs``, ``batch``, ``learning_rate``, ``clip``, ``kl``
 #: and ``seed`` as options of the same names (``--num-envs``, ...);
 #: ``players`` None is the preset's count
-DEFAULTS = {"players": None,
-    "iterations": 200, "num_envs": 256, "steps": 32, "hard_share": 0.5, "opponents": "hard",
-    "epochs": 4, "batch": 1024, "learning_rate": 3e-4, "clip": 0.1, "kl": 0.02, "entropy": 0.0,
-    "value_coef": 0.5, "gae_lambda": 0.95, "reward_scale": 10.0, "value_warmup": 5,
-    "snapshot_every": 20, "league_size": 6, "eval_every": 10, "eval_deals": 512,
-    "checkpoint_every": 5, "seed": 0,
-}
+DEFAULTS = PPO_DEFAULTS
 
 _CKPT = "checkpoint.npz"
 _EVAL_SEED = 987_654_321   # the evaluation deals: the same at every evaluation of every run
@@ -94,17 +90,38 @@ def clipped_surrogate(logp_new, logp_old, advantage, clip):
     return jnp.minimum(r * advantage, jnp.clip(r, 1.0 - clip, 1.0 + clip) * advantage)
 
 
-def ppo_loss(params, init_pi, scale, obs, mask, action, logp_old, advantage, target,
-             clip, kl, entropy, value_coef, pi_coef=1.0, weight=None):
+class PPOBatch(NamedTuple):
+    """A batch of decisions for :func:`ppo_loss`: ``obs`` ``float32`` ``(n,
+    OBS_SIZE)``; ``mask`` ``bool`` ``(n, N_ACTIONS)``; ``action`` ``int32``
+    ``(n,)``; ``logp_old``, ``advantage`` and ``target`` (the critic's
+    target, the GAE return) ``float32`` ``(n,)``."""
+
+    obs: Any
+    mask: Any
+    action: Any
+    logp_old: Any
+    advantage: Any
+    target: Any
+
+
+class PPOCoefs(NamedTuple):
+    """The weights of :func:`ppo_loss`'s parts: the ratio's ``clip`` range,
+    the ``kl`` leash, the ``entropy`` bonus and the critic's ``value_coef``."""
+
+    clip: float
+    kl: float
+    entropy: float
+    value_coef: float
+
+
+def ppo_loss(params, init_pi, scale, batch: PPOBatch, coefs: PPOCoefs, pi_coef=1.0, weight=None):
     """The PPO loss of a batch and its parts.
 
     :param params: ``{"pi": actor layers, "v": critic layers}`` (the pytrees
         of :func:`dominoai.learn.jaxnet.params_of`); ``init_pi``: the
         starting actor's layers (the KL leash's reference).
-    :param obs: ``float32`` ``(n, OBS_SIZE)``; ``mask``: ``bool`` ``(n,
-        N_ACTIONS)``; ``action``: ``int32`` ``(n,)``; ``logp_old``,
-        ``advantage``, ``target`` (the critic's target, the GAE return):
-        ``float32`` ``(n,)``.
+    :param batch: the decisions (:class:`PPOBatch`).
+    :param coefs: the parts' weights (:class:`PPOCoefs`).
     :param pi_coef: 1, or 0 while only the critic learns.
     :param weight: ``float32`` ``(n,)``, each row's weight in the means
         (None: all 1; padding rows of a fixed-size minibatch have 0).
@@ -115,6 +132,8 @@ def ppo_loss(params, init_pi, scale, obs, mask, action, logp_old, advantage, tar
         ``logp_old - logp_new`` of the chosen ids), ``clip_fraction`` (the
         share of ratios outside the clip range).
     """
+    obs, mask, action, logp_old, advantage, target = batch
+    clip, kl, entropy, value_coef = coefs
     from . import jaxnet
     jax, jnp, _ = _jax()
     w = jnp.ones(action.shape, jnp.float32) if weight is None else weight
@@ -201,8 +220,8 @@ def _fns(learning_rate, clip, kl, entropy, value_coef):
     def update(params, opt_state, init_pi, scale, obs, mask, action, logp_old, advantage, target, pi_coef,
                weight):
         def f(p):
-            return ppo_loss(p, init_pi, scale, obs, mask, action, logp_old, advantage, target,
-                            clip, kl, entropy, value_coef, pi_coef, weight)
+            return ppo_loss(p, init_pi, scale, PPOBatch(obs, mask, action, logp_old, advantage, target),
+                            PPOCoefs(clip, kl, entropy, value_coef), pi_coef, weight)
         (_, parts), g = jax.value_and_grad(f, has_aux=True)(params)
         upd, opt_state = opt.update(g, opt_state, params)
         return optax.apply_updates(params, upd), opt_state, parts
@@ -238,33 +257,6 @@ class PPOResult:
 
     def __init__(self, model, log, params, seconds):
         self.model, self.log, self.params, self.seconds = model, log, params, seconds
-
-
-def _check_settings(s: dict) -> dict:
-    s = dict(s)
-    for k in ("iterations", "num_envs", "steps", "epochs", "batch", "snapshot_every", "league_size",
-              "eval_deals", "checkpoint_every"):
-        s[k] = check_int(k, s[k], 1)
-    for k in ("value_warmup", "eval_every", "seed"):
-        s[k] = check_int(k, s[k], 0)
-    for k in ("learning_rate", "reward_scale"):
-        s[k] = check_number(k, s[k], positive=True)
-    for k in ("kl", "entropy", "value_coef"):
-        s[k] = check_number(k, s[k])
-        if s[k] < 0:
-            raise InputError(k, s[k], f"${k} must be 0 or more (got {s[k]!r})")
-    for k, lo, hi in (("clip", 0.0, 1.0), ("gae_lambda", 0.0, 1.0), ("hard_share", 0.0, 1.0)):
-        s[k] = check_number(k, s[k])
-        if not lo <= s[k] <= hi or (k == "clip" and s[k] in (0.0, 1.0)):
-            rng = "above 0 and below 1" if k == "clip" else f"between {lo:g} and {hi:g}"
-            raise InputError(k, s[k], f"${k} must be {rng} (got {s[k]!r})")
-    n_hard = int(round(s["num_envs"] * s["hard_share"]))
-    if (0 < s["hard_share"] and n_hard == 0) or (s["hard_share"] < 1 and n_hard == s["num_envs"]):
-        side = "no game against" if n_hard == 0 else "every game against"
-        raise InputError("hard_share", s["hard_share"],
-                         f"$hard_share {s['hard_share']:g} of $num_envs {s['num_envs']} gives {side} "
-                         f"{s['opponents']}: use more envs, or a share of 0 or 1", "num_envs")
-    return s
 
 
 def _save_checkpoint(path: Path, params, opt_state, league, log, settings) -> None:
@@ -388,7 +380,9 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
              players: int | None = None) -> float:
     """The mean margin (points per hand) of the actor ``pi`` (layers as a
     pytree or ``(w, b)`` pairs) playing greedily on ``deals`` duplicate
-    hands of ``preset`` at tables of ``players`` (None: the preset's count;
+    hands of ``preset`` (a preset's name, or the resolved
+    :class:`~dominoai.rules.Rules`) at tables of ``players`` (None: the
+    preset's count; with Rules, their own;
     deals of ``seed``, each played once with the actor
     in every seat) against ``opponent``: an opponent level played in the
     env's kernels (``"hard"``), or another actor's layers (played greedily
@@ -403,14 +397,16 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
         return [q if isinstance(q, dict) else {"w": q[0], "b": q[1]} for q in p]
     mine = _packed(layers(pi))
     other = None if isinstance(opponent, str) else _packed(layers(opponent))
-    from .training import run_players
-    players = run_players(preset, players)
+    from ..rules import Rules
+    from .training import run_rules
+    rules = preset if isinstance(preset, Rules) else run_rules(preset, players)
+    players = rules.players
     total, count = 0.0, 0
     for seat in range(players):
         if other is None:
-            env = VectorEnv(preset, deals, players=players, opponents=opponent, seat=seat, seed=seed)
+            env = VectorEnv(rules, deals, opponents=opponent, seat=seat, seed=seed)
         else:
-            env = VectorEnv(preset, deals, players=players, opponents=None, seed=seed)
+            env = VectorEnv(rules, deals, opponents=None, seed=seed)
         obs, mask = env.reset()
         n = env.num_envs
         margin = np.zeros(n)
@@ -476,17 +472,34 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         of ``players``, or it has the action-feature block.
     :raises ImportError: jax or optax is missing.
     """
+    from .runs import PPORunSpec
+    from .training import check_options
+    check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
+    spec = PPORunSpec(preset=preset, init=init, **settings)
+    return fit_ppo(spec, spec.init, checkpoint_dir=checkpoint_dir, resume=resume, progress=progress)
+
+
+def fit_ppo(spec, init=None, checkpoint_dir=None, resume: bool = False, progress: bool = False) -> PPOResult:
+    """Train the policy of ``spec`` (a :class:`~dominoai.learn.runs.PPORunSpec`)
+    by PPO from ``init`` (a :class:`~dominoai.nets.model.Model`, a shipped
+    name or a file; None: the preset's shipped policy): what
+    :func:`train_ppo` does, given a spec; ``checkpoint_dir``, ``resume``
+    and ``progress`` as there.
+
+    :raises InputError: a checkpoint of other settings or of more
+        iterations than the spec's.
+    :raises ModelError: ``init`` is not a policy for the preset at the
+        spec's tables, or it has the action-feature block.
+    :raises ImportError: jax or optax is missing.
+    """
     jax, jnp, optax = _jax()
     from . import jaxnet
     from .env import VectorEnv
-    from ..nets.model import Model, default_model_name, load_model, new_model
+    from ..nets.model import Model, check_players, default_model_name, load_model, new_model
+    from .training import other_settings
 
-    from ..nets.model import check_players
-    from .training import check_options, other_settings, run_players
-    check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
-    s = _check_settings({**DEFAULTS, **settings})
-    base = run_players(preset)
-    s["players"] = run_players(preset, s["players"])
+    preset = spec.preset
+    s = spec.settings()
     if init is None:
         init = default_model_name(preset, "policy")
     m0 = init if isinstance(init, Model) else load_model(init, preset=preset, kind="policy")
@@ -514,7 +527,7 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         from .training import checkpoint_state
         # a checkpoint written before the players were kept: the preset's count
         state = checkpoint_state(ckpt)
-        old = {"players": base, **state["settings"]}
+        old = {"players": spec.preset_players, **state["settings"]}
         if old != key_settings:
             raise other_settings(str(ckpt), old, key_settings,
                                  "resume with the same settings, or train in another --out")
@@ -529,9 +542,9 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
     n_hard = int(round(s["num_envs"] * s["hard_share"]))
     n_league = s["num_envs"] - n_hard
     players = s["players"]
-    env_h = (VectorEnv(preset, n_hard, players=players, opponents=s["opponents"], seat="rotate", seed=s["seed"])
+    env_h = (VectorEnv(spec.rules, n_hard, opponents=s["opponents"], seat="rotate", seed=s["seed"])
              if n_hard else None)
-    env_l = VectorEnv(preset, n_league, players=players, opponents=None, seed=s["seed"]) if n_league else None
+    env_l = VectorEnv(spec.rules, n_league, opponents=None, seed=s["seed"]) if n_league else None
     base_key = jax.random.PRNGKey(s["seed"])
     spent = log[-1]["seconds"] if log else 0.0
     cpu_spent = log[-1]["cpu_seconds"] if log else 0.0
@@ -545,8 +558,8 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         bar = tqdm(total=s["iterations"], initial=len(log), desc=f"PPO on {preset}", unit="it")
 
     def run_eval(p):
-        return (evaluate(p["pi"], preset, s["eval_deals"], s["opponents"], players=players),
-                evaluate(p["pi"], preset, s["eval_deals"], init_pi, players=players))
+        return (evaluate(p["pi"], spec.rules, s["eval_deals"], s["opponents"]),
+                evaluate(p["pi"], spec.rules, s["eval_deals"], init_pi))
 
     for it in its:
         rng = np.random.default_rng([s["seed"], it])
@@ -629,14 +642,13 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
 def canonical_command(preset: str, init: str, settings: dict) -> str:
     """The ``dominoai train --kind ppo`` command that trains this model
     again (every setting the command line takes; ``--out`` does not change
-    the result)."""
-    from .training import run_players
-    s = {**DEFAULTS, **settings}
-    table = f" --players {s['players']}" if s["players"] not in (None, run_players(preset)) else ""
-    return (f"dominoai train --variant {preset}{table} --kind ppo --init {init} --iterations {s['iterations']} "
-            f"--num-envs {s['num_envs']} --steps {s['steps']} --hard-share {s['hard_share']:g} "
-            f"--epochs {s['epochs']} --batch {s['batch']} --learning-rate {s['learning_rate']:g} "
-            f"--clip {s['clip']:g} --kl {s['kl']:g} --seed {s['seed']}")
+    the result): :func:`~dominoai.learn.runs.command_of` of the spec of
+    ``preset`` and ``settings``, ``init`` written as the starting model.
+
+    :raises InputError: a bad setting.
+    """
+    from .runs import PPORunSpec, command_of
+    return command_of(PPORunSpec(preset=preset, **settings), init=init)
 
 
 def write_curve(log: list, path, title: str = "") -> Path:
@@ -706,31 +718,31 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
     :raises ValueError: a folder in use, or a checkpoint of other settings
         (one line each).
     """
-    import pandas as pd
-
-    from .._files import atomic_write
-    from ..nets.model import default_model_name, load_model
+    from .runs import PPORunSpec
     from .training import check_options
     check_options("train_run", settings, ["out", "preset", "init", "resume", "progress", "name", *DEFAULTS])
-    out = Path(out)
-    used = [p.name for p in (out / _CKPT, out / "model.npz") if p.exists()]
-    if used and not resume:
-        raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
-    from .training import check_run_kind
-    check_run_kind(out, "ppo")
-    from .training import run_players
-    init_name = init if init is not None else default_model_name(preset, "policy")
-    m0 = load_model(init_name, preset=preset, kind="policy",
-                    players=run_players(preset, settings.get("players")))
-    res = train_ppo(preset, m0, checkpoint_dir=out, resume=resume, progress=progress, **settings)
+    return run_ppo(PPORunSpec(preset=preset, init=init, name=name, **settings), out, resume, progress)
+
+
+def run_ppo(spec, out, resume: bool = False, progress: bool = False) -> PPOResult:
+    """The run of ``spec`` (a :class:`~dominoai.learn.runs.PPORunSpec`) in
+    the folder ``out`` (a :class:`~dominoai.learn.runs.RunFolder`): what
+    :func:`train_run` does, given a spec; ``resume`` and ``progress`` as there.
+
+    :raises ModelError: the spec's ``init`` is not a policy model for its
+        preset at its tables.
+    :raises ValueError: a folder in use, or a checkpoint of other settings
+        (one line each).
+    """
+    from ..nets.model import default_model_name, load_model
+    from .runs import RunFolder, command_of
+    folder = RunFolder(out, "ppo", (_CKPT, "model.npz"), resume)
+    init_name = spec.init if spec.init is not None else default_model_name(spec.preset, "policy")
+    m0 = load_model(init_name, preset=spec.preset, kind="policy", players=spec.players)
+    res = fit_ppo(spec, m0, checkpoint_dir=folder.out, resume=resume, progress=progress)
     shown = m0.name if Path(str(init_name)).suffix != ".npz" else Path(str(init_name)).name
-    res.model.header.update({"training_command": canonical_command(preset, shown, settings),
-                             "name": name or f"{preset}-ppo"})
-    out.mkdir(parents=True, exist_ok=True)
-    res.model.save(out / "model.npz")
-    df = pd.DataFrame(res.log)
-    atomic_write(out / "log.parquet", lambda p: df.to_parquet(p, index=False))
+    res.model.header.update({"training_command": command_of(spec, init=shown), "name": spec.model_name})
     last = res.log[-1] if res.log else {"decisions": 0, "hands": 0}
-    write_curve(res.log, out / "curve.png",
-                f"{preset}: PPO from {m0.name} ({last['decisions']:,} decisions, {last['hands']:,} hands)")
+    title = f"{spec.preset}: PPO from {m0.name} ({last['decisions']:,} decisions, {last['hands']:,} hands)"
+    folder.finish(res.model, res.log, lambda log, path: write_curve(log, path, title))
     return res

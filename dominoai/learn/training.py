@@ -23,15 +23,17 @@ import inspect
 import json
 import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..errors import InputError, check_int, check_number
 
 __all__ = ["read_npz", "split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind",
-           "check_run_kind", "run_players", "other_settings", "save_checkpoint", "checkpoint_state",
-           "load_checkpoint", "fit", "FitResult", "write_log", "write_curve"]
+           "check_run_kind", "run_rules", "run_players", "other_settings", "save_checkpoint", "checkpoint_state",
+           "load_checkpoint", "LoopSpec", "Objective", "fit", "FitResult", "write_log", "write_curve"]
 
 
 def read_npz(path, what: str, read):
@@ -121,9 +123,10 @@ def refuse_unknown_options(func):
     return checked
 
 
-def run_players(preset: str, players=None) -> int:
-    """The player count of a training run: ``players``, or the preset's own
-    when None.
+def run_rules(preset: str, players=None):
+    """The :class:`~dominoai.rules.Rules` of a training run: ``preset`` at
+    tables of ``players`` (None: the preset's own count). A run resolves
+    them once, in its spec, and passes them down.
 
     :raises InputError: a count the preset is not played by (the rules'
         message: ``block: players must be 2..4 (got 5)``).
@@ -131,12 +134,22 @@ def run_players(preset: str, players=None) -> int:
     """
     from ..rules import get_rules
     if players is None:
-        return get_rules(preset).players
+        return get_rules(preset)
     players = check_int("players", players, 2)
     try:
-        return get_rules(preset, players=players).players
+        return get_rules(preset, players=players)
     except ValueError as e:
         raise InputError("players", players, str(e)) from None
+
+
+def run_players(preset: str, players=None) -> int:
+    """The player count of a training run: ``players``, or the preset's own
+    when None (:func:`run_rules`' count).
+
+    :raises InputError: a count the preset is not played by.
+    :raises ValueError: an unknown preset.
+    """
+    return run_rules(preset, players).players
 
 
 def _shown(value) -> str:
@@ -188,6 +201,53 @@ def check_settings(epochs, batch, learning_rate, held_out, weight_decay=0.0) -> 
     if weight_decay < 0:
         raise InputError("weight_decay", weight_decay, f"$weight_decay must be 0 or more (got {weight_decay!r})")
     return epochs, batch, learning_rate, held_out, weight_decay
+
+
+@dataclass(frozen=True)
+class LoopSpec:
+    """The numbers of :func:`fit`'s loop, checked once when made
+    (:func:`check_settings`).
+
+    :param epochs: passes over the training rows in all (at least 1).
+    :param batch: rows per step (at least 1).
+    :param learning_rate: Adam's step (above 0).
+    :param held_out: the share of hands kept out of training (0 to 0.9).
+    :param seed: the split's and the shuffles' seed.
+    :param weight_decay: AdamW's decay (0: plain Adam).
+    :param keep_best: return the weights of the epoch with the lowest
+        held-out value of the first metric.
+    :raises InputError: any of them out of range (:func:`check_settings`).
+    """
+
+    epochs: int
+    batch: int
+    learning_rate: float
+    held_out: float
+    seed: int = 0
+    weight_decay: float = 0.0
+    keep_best: bool = False
+
+    def __post_init__(self):
+        checked = check_settings(self.epochs, self.batch, self.learning_rate, self.held_out, self.weight_decay)
+        for k, v in zip(("epochs", "batch", "learning_rate", "held_out", "weight_decay"), checked):
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "seed", check_int("seed", self.seed, 0))
+        object.__setattr__(self, "keep_best", bool(self.keep_best))
+
+
+class Objective(NamedTuple):
+    """What :func:`fit` minimises and measures.
+
+    ``loss(params, arrays, idx) -> mean loss`` over the rows ``idx`` (an
+    ``int32`` array), differentiable and jittable; ``sums(params, arrays,
+    idx) -> tuple`` of sums over the rows, one per name of ``metrics``
+    (jittable): each metric is logged as its sum over a part's rows divided
+    by their count.
+    """
+
+    loss: Callable
+    sums: Callable
+    metrics: tuple
 
 
 def save_arrays(path, data: dict, fields, meta: dict) -> Path:
@@ -334,19 +394,16 @@ class FitResult:
 
 
 @refuse_unknown_options
-def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, learning_rate: float,
-        held_out: float, seed: int, settings: dict, weight_decay: float = 0.0, keep_best: bool = False,
-        checkpoint=None, resume: bool = False, progress: str | None = None, desc: str = "",
-        upgrade=None) -> FitResult:
+def fit(params, objective: Objective, arrays, hand, loop: LoopSpec, settings: dict, *, checkpoint=None,
+        resume: bool = False, progress: str | None = None, desc: str = "", upgrade=None) -> FitResult:
     """Train ``params`` (a JAX pytree) over the rows of a dataset.
 
-    :param loss: ``loss(params, arrays, idx) -> mean loss`` over the rows
-        ``idx`` (an ``int32`` array), differentiable and jittable.
-    :param sums: ``sums(params, arrays, idx) -> tuple`` of sums over the rows, one per
-        name of ``metrics`` (jittable); each metric is logged as its sum
-        over a part's rows divided by their count: ``train_NAME`` and
-        ``held_NAME`` (NaN when a part is empty), in the order of
-        ``metrics``, then ``seconds`` (the training's total so far).
+    :param objective: the loss and the metrics (:class:`Objective`); each
+        metric is logged as ``train_NAME`` and ``held_NAME`` (NaN when a
+        part is empty), in the order of its ``metrics``, then ``seconds``
+        (the training's total so far).
+    :param loop: the loop's numbers (:class:`LoopSpec`: epochs, batch,
+        learning rate, held-out share, seed, weight decay, keep-best).
     :param arrays: the dataset's arrays (a pytree of JAX arrays with ``n``
         rows each), passed to ``loss`` and ``sums`` as arguments (not
         captured, so they are not compiled in as constants).
@@ -372,7 +429,11 @@ def fit(params, loss, sums, metrics, arrays, hand, *, epochs: int, batch: int, l
     import optax
 
     t_call = time.perf_counter()
-    settings = {**settings, "weight_decay": weight_decay, "keep_best": bool(keep_best)}
+    loss, sums, metrics = objective
+    epochs, batch, learning_rate, held_out, seed = (loop.epochs, loop.batch, loop.learning_rate, loop.held_out,
+                                                    loop.seed)
+    weight_decay, keep_best = loop.weight_decay, loop.keep_best
+    settings = {**settings, "weight_decay": weight_decay, "keep_best": keep_best}
     opt = optax.adamw(learning_rate, weight_decay=weight_decay) if weight_decay > 0 else optax.adam(learning_rate)
     opt_state = opt.init(params)
     best = params if keep_best else None

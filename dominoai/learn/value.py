@@ -48,12 +48,13 @@ from ..errors import InputError, check_int
 from ..nets.hardeval import DEFAULT_WEIGHTS
 from ..nets.value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
 from ..nets.world_encode import WORLD_SIZE, encode_world_into
+from .runs import ROLLOUT_POLICY
 from .training import refuse_unknown_options
 
 __all__ = ["DATA_FIELDS", "ValueModel", "new_value_model", "load_value_model", "positions",
            "value_targets", "generate", "encode_worlds", "train_value",
            "ValueTrainResult", "write_log", "MAX_WIDTH", "ROLLOUT_POLICY", "save_dataset", "load_dataset",
-           "value_run"]
+           "fit_value", "value_run", "run_value"]
 
 #: the dataset's arrays: name -> (dtype, shape after the row axis, meaning)
 DATA_FIELDS = {
@@ -218,15 +219,14 @@ def generate(preset: str, deals: int, teacher: str = "hard", jobs: int = 1, seed
     :raises InputError: a bad count, or players the preset is not played by.
     :raises ValueError: an unknown preset, bot, backend or rollout policy.
     """
-    from ..rules import get_rules
     from ..tournament.run import play_records
-    from .training import run_players
+    from .training import run_rules
     deals = check_int("deals", deals, 1)
-    players = run_players(preset, players)
+    rules = run_rules(preset, players)
+    players = rules.players
     recs = play_records(preset, [teacher], hands=deals, players=players, jobs=jobs, seed=seed, backend=backend,
                         progress=progress)
     states, seats, hands = positions(recs)
-    rules = get_rules(preset, players=players)
     target, solved = value_targets(states, seats, rules, exact, max_nodes, rollouts,
                                    rollout_policy, seed)
     return {"world": encode_worlds(states, seats, rules), "target": target, "solved": solved,
@@ -254,7 +254,9 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
                 players: int | None = None, **header) -> ValueTrainResult:
     """Train a :class:`ValueModel` for ``preset`` on ``data``
     (:data:`DATA_FIELDS`) by mean squared error (points squared), in the
-    loop of :func:`dominoai.learn.training.fit`.
+    loop of :func:`dominoai.learn.training.fit`: the keyword form of
+    :func:`fit_value`, whose :class:`~dominoai.learn.runs.ValueRunSpec` it
+    builds from its arguments.
 
     :param epochs: passes over the training rows in all (a resumed run
         trains the epochs its checkpoint lacks).
@@ -273,35 +275,56 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
         epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
+    from .runs import ValueRunSpec
+    spec = ValueRunSpec(preset=preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
+                        held_out=held_out, seed=seed, players=players)
+    return fit_value(data, spec, checkpoint_dir=checkpoint_dir, resume=resume, progress=progress, header=header)
+
+
+def fit_value(data: dict, spec, checkpoint_dir=None, resume: bool = False, progress: bool = False,
+              header: dict | None = None) -> ValueTrainResult:
+    """Train the value network of ``spec`` (a
+    :class:`~dominoai.learn.runs.ValueRunSpec`: its rules, layers and loop;
+    its data settings are the run's, unused here) on ``data``
+    (:data:`DATA_FIELDS`): what :func:`train_value` does, given a spec.
+
+    :param checkpoint_dir: where ``value-checkpoint.npz`` is written after
+        each epoch (None: nowhere).
+    :param resume: go on from ``checkpoint_dir``'s checkpoint (which must
+        have the same settings); without one, start afresh.
+    :param progress: a tqdm bar of the epochs.
+    :param header: model header fields (``training_command``, ``data``, ``name``).
+    :raises InputError: an empty dataset, or a checkpoint of other settings
+        or of more epochs than the spec's.
+    :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
+    """
     from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
-    from .training import check_settings, fit, run_players
+    from .training import Objective, fit
 
-    epochs, batch, learning_rate, held_out, _ = check_settings(epochs, batch, learning_rate, held_out)
     if len(data["target"]) == 0:
         raise InputError("data", 0, "the dataset has no worlds")
-    base = run_players(preset)
-    players = run_players(preset, players)
-    settings = {"kind": "value", "preset": preset, "players": players, "hidden": [int(h) for h in hidden],
-                "batch": batch, "learning_rate": learning_rate, "held_out": held_out, "seed": seed,
-                "rows": int(len(data["target"]))}
-    model0 = new_value_model(preset, hidden=hidden, seed=seed)
+    preset = spec.preset
+    settings = {"kind": "value", "preset": preset, "players": spec.players,
+                "hidden": [int(h) for h in spec.hidden], "batch": spec.batch, "learning_rate": spec.learning_rate,
+                "held_out": spec.held_out, "seed": spec.seed, "rows": int(len(data["target"]))}
+    model0 = new_value_model(preset, hidden=spec.hidden, seed=spec.seed)
     scale = jnp.asarray(model0.scale)
     arrays = {"x": jnp.asarray(data["world"]), "y": jnp.asarray(data["target"], jnp.float32)}
 
     def sq(p, d, idx):
         return (jaxnet.apply(p, scale, d["x"][idx])[:, 0] - d["y"][idx]) ** 2
 
-    res = fit(jaxnet.params_of(model0), lambda p, d, idx: sq(p, d, idx).mean(),
-              lambda p, d, idx: (sq(p, d, idx).sum(),), ("mse",), arrays, data["hand"], epochs=epochs,
-              batch=batch, learning_rate=learning_rate, held_out=held_out, seed=seed, settings=settings,
+    objective = Objective(lambda p, d, idx: sq(p, d, idx).mean(), lambda p, d, idx: (sq(p, d, idx).sum(),),
+                          ("mse",))
+    res = fit(jaxnet.params_of(model0), objective, arrays, data["hand"], spec.loop, settings,
               checkpoint=Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None,
               resume=resume, progress="epochs" if progress else None, desc=f"value {preset}",
-              upgrade=lambda old: {"players": base, **old})     # written before the players were kept
+              upgrade=lambda old: {"players": spec.preset_players, **old})  # written before the players were kept
     head = {"data": {"rows": int(len(data["target"])), "train_rows": int(len(res.train_rows)),
                      "held_rows": int(len(res.held_rows)), "solved": int(np.sum(data["solved"]))},
-            "players": players, **header}
+            "players": spec.players, **(header or {})}
     model = ValueModel.from_params([(np.asarray(q["w"]), np.asarray(q["b"])) for q in res.params],
                                    "value", preset, scale=model0.scale, **head)
     return ValueTrainResult(model, res.log, res.seconds)
@@ -324,8 +347,6 @@ def write_log(log: list, folder, name: str = "value") -> tuple[Path, Path]:
 
 
 # ------------------------------------------------------------------ one training run in a folder
-#: the targets' rollout policy per preset by default: insane's rollout policy there
-ROLLOUT_POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "random"}
 
 
 def save_dataset(path, data: dict, **meta) -> Path:
@@ -352,26 +373,15 @@ def load_dataset(path) -> tuple[dict, dict]:
     return load_arrays(path, DATA_FIELDS, "value dataset", "world_encoding_version", WORLD_ENCODING_VERSION)
 
 
-def _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs, hidden,
-                       batch, learning_rate, held_out, seed, players=None) -> str:
-    """The ``dominoai train --kind value`` command that trains this model
-    again (``--out`` and ``--jobs`` do not change it; ``--players`` where it
-    is not the preset's count)."""
-    from .training import run_players
-    table = f" --players {players}" if players is not None and players != run_players(preset) else ""
-    return (f"dominoai train --variant {preset}{table} --kind value --deals {deals} --teacher {teacher} "
-            f"--rollouts {rollouts} --rollout-policy {rollout_policy} --exact {exact} --max-nodes {max_nodes} "
-            f"--epochs {epochs} --hidden {','.join(str(h) for h in hidden)} --batch {batch} "
-            f"--learning-rate {learning_rate:g} --held-out {held_out:g} --seed {seed}")
-
-
 @refuse_unknown_options
 def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int = 8,
               rollout_policy: str | None = None, exact: int = 12, max_nodes: int = 20000, epochs: int = 20,
               hidden=(64, 32), batch: int = 256, learning_rate: float = 1e-3, held_out: float = 0.1,
               seed: int = 0, jobs: int = 1, backend: str | None = None, resume: bool = False,
               progress: bool = False, name: str | None = None, players: int | None = None) -> ValueTrainResult:
-    """A whole value training run in the folder ``out``: the dataset
+    """A whole value training run in the folder ``out`` (the keyword form
+    of :func:`run_value`, whose :class:`~dominoai.learn.runs.ValueRunSpec`
+    it builds from its arguments): the dataset
     (``data.npz``, :func:`generate` with ``seed``: the deals of seed
     ``seed`` on, the targets' rollouts from the same seed), the checkpoint
     (``value-checkpoint.npz``, after every epoch), then ``model.npz`` (named
@@ -391,45 +401,41 @@ def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int
     :raises ValueError: an unknown preset, teacher or rollout policy, or a
         folder in use (one line each).
     """
-    from .training import write_curve, write_log
-    out = Path(out)
-    deals = check_int("deals", deals, 1)
-    hidden = tuple(check_int("hidden", h, 1) for h in hidden)
-    rollout_policy = rollout_policy or ROLLOUT_POLICY.get(preset, "random")
-    data_path = out / "data.npz"
-    used = [p.name for p in (data_path, out / _CKPT, out / "model.npz") if p.exists()]
-    if used and not resume:
-        raise ValueError(f"{out} already holds {', '.join(used)}; add --resume to go on, or give another --out")
-    from .training import check_run_kind, other_settings, run_players
-    check_run_kind(out, "value")
-    base = run_players(preset)
-    players = run_players(preset, players)
-    want = {"preset": preset, "players": players, "teacher": teacher, "deals": deals, "seed": seed,
-            "rollouts": rollouts, "rollout_policy": rollout_policy, "exact": exact, "max_nodes": max_nodes}
-    data = None
-    if resume and data_path.exists():
-        data, meta = load_dataset(data_path)
-        meta = {"players": base, **meta}            # a dataset that does not say: the preset's count
-        if any(meta.get(k) != v for k, v in want.items()):
-            raise other_settings(str(data_path), {k: meta.get(k) for k in want}, want, "give another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    from .runs import ValueRunSpec
+    spec = ValueRunSpec(preset=preset, deals=deals, teacher=teacher, rollouts=rollouts,
+                        rollout_policy=rollout_policy, exact=exact, max_nodes=max_nodes, epochs=epochs,
+                        hidden=hidden, batch=batch, learning_rate=learning_rate, held_out=held_out, seed=seed,
+                        players=players, jobs=jobs, backend=backend, name=name)
+    return run_value(spec, out, resume=resume, progress=progress)
+
+
+def run_value(spec, out, resume: bool = False, progress: bool = False) -> ValueTrainResult:
+    """The run of ``spec`` (a :class:`~dominoai.learn.runs.ValueRunSpec`) in
+    the folder ``out`` (a :class:`~dominoai.learn.runs.RunFolder`): what
+    :func:`value_run` does, given a spec; ``resume`` and ``progress`` as there.
+
+    :raises InputError: a dataset or checkpoint of other settings.
+    :raises ValueError: an unknown teacher, or a folder in use (one line each).
+    """
+    from .runs import RunFolder, command_of
+    from .training import write_curve
+    folder = RunFolder(out, "value", ("data.npz", _CKPT, "model.npz"), resume)
+    want = spec.dataset_settings()
+    data, meta = folder.reuse_dataset(load_dataset, want, spec.preset_players)
+    folder.out.mkdir(parents=True, exist_ok=True)
     if data is None:
         t0 = time.perf_counter()
-        data = generate(preset, deals, teacher=teacher, jobs=jobs, seed=seed, backend=backend, exact=exact,
-                        max_nodes=max_nodes, rollouts=rollouts, rollout_policy=rollout_policy, progress=progress,
-                        players=players)
-        save_dataset(data_path, data, generation_seconds=round(time.perf_counter() - t0, 1), **want)
-        _, meta = load_dataset(data_path)
-    command = _canonical_command(preset, deals, teacher, rollouts, rollout_policy, exact, max_nodes, epochs,
-                                 hidden, batch, learning_rate, held_out, seed, players)
-    res = train_value(data, preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
-                      held_out=held_out, seed=seed, checkpoint_dir=out, resume=resume, progress=progress,
-                      players=players, training_command=command, name=name or f"{preset}-value")
-    res.model.header["data"].update({"deals": deals, "hands": int(meta["hands"]),
+        data = generate(spec.preset, spec.deals, teacher=spec.teacher, jobs=spec.jobs, seed=spec.seed,
+                        backend=spec.backend, exact=spec.exact, max_nodes=spec.max_nodes, rollouts=spec.rollouts,
+                        rollout_policy=spec.rollout_policy, progress=progress, players=spec.players)
+        meta = folder.save_dataset(save_dataset, load_dataset, data,
+                                   generation_seconds=round(time.perf_counter() - t0, 1), **want)
+    res = fit_value(data, spec, checkpoint_dir=folder.out, resume=resume, progress=progress,
+                    header={"training_command": command_of(spec), "name": spec.model_name})
+    res.model.header["data"].update({"deals": spec.deals, "hands": int(meta["hands"]),
                                      "generation_seconds": meta.get("generation_seconds"),
                                      "training_seconds": round(res.log[-1]["seconds"], 1)})
-    res.model.save(out / "model.npz")
-    write_log(res.log, out / "log.parquet")
-    write_curve(res.log, out / "curve.png", (("mse", "mean squared error (points²)"),),
-                f"{preset}: value of {meta['rows']} worlds of {meta['hands']} hands")
+    title = f"{spec.preset}: value of {meta['rows']} worlds of {meta['hands']} hands"
+    folder.finish(res.model, res.log, lambda log, path: write_curve(
+        log, path, (("mse", "mean squared error (points²)"),), title))
     return res

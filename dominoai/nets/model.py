@@ -79,7 +79,8 @@ from .features import ACTION_FEATURES, ACTION_FEATURES_VERSION, forward_features
 from .forward import forward_batch
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "KINDS", "MODELS_DIR", "ModelError", "Model", "input_scale", "new_model",
-           "load_model", "check_players", "read_model_file", "shipped_models", "default_model_name", "code_hash"]
+           "load_model", "check_header", "checked_model", "check_players", "read_model_file", "shipped_models",
+           "default_model_name", "code_hash"]
 
 #: the header's ``format``: what a model file says it is (``str``)
 FORMAT = "dominoai-mlp"
@@ -504,14 +505,9 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
         or the wrong kind, preset or players (one line each).
     """
     _, where, header, scale, params, block = read_model_file(name_or_path, kind=kind, action=True)
-    if header.get("encoding_version") != ENCODING_VERSION:
-        raise ModelError(f"{where} was trained on observation encoding version "
-                         f"{header.get('encoding_version')!r}; this dominoai encodes version "
-                         f"{ENCODING_VERSION}")
     if kind is not None and header.get("kind") != kind:
         raise ModelError(f"{where} is a {header.get('kind')} model, not a {kind} model")
-    if preset is not None and header.get("preset") != preset:
-        raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
+    check_header(where, header, preset)
     if block is not None:
         names = list(header.get("action_features") or [])
         if (header.get("action_features_version") != ACTION_FEATURES_VERSION
@@ -519,11 +515,36 @@ def load_model(name_or_path, preset: str | None = None, kind: str | None = None,
             raise ModelError(f"{where} adds action features {names} of version "
                              f"{header.get('action_features_version')!r}; this dominoai computes "
                              f"{list(ACTION_FEATURES)} of version {ACTION_FEATURES_VERSION}")
-    m = Model(params, scale, header, block)
-    m._check_shapes(where)
+    return checked_model(Model(params, scale, header, block), where, players)
+
+
+def check_header(where: str, header: dict, preset: str | None = None,
+                 encoding: tuple = ("encoding_version", "observation encoding", ENCODING_VERSION)) -> None:
+    """Refuse a model file's ``header`` (read from ``where``) encoded with
+    another version, or (``preset`` given) trained for another preset.
+
+    :param encoding: ``(header key, its words, this dominoai's version)``:
+        the observation encoding by default, the world encoding for a value model.
+    :raises ModelError: the version or the preset differs (one line).
+    """
+    key, words, version = encoding
+    if header.get(key) != version:
+        raise ModelError(f"{where} was trained on {words} version {header.get(key)!r}; "
+                         f"this dominoai encodes version {version}")
+    if preset is not None and header.get("preset") != preset:
+        raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
+
+
+def checked_model(model: Model, where: str, players: int | None = None) -> Model:
+    """``model`` (read from ``where``) once its layers fit it and, with
+    ``players``, it was trained at tables of that many (:func:`check_players`).
+
+    :raises ModelError: layers that do not fit, or other players (one line).
+    """
+    model._check_shapes(where)
     if players is not None:
-        check_players(m, players)
-    return m
+        check_players(model, players)
+    return model
 
 
 def check_players(model: Model, players: int, hint: bool = True) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .forward import forward_batch
-from .model import Model, ModelError, check_players, read_model_file
+from .model import Model, ModelError, check_header, checked_model, read_model_file
 from .world_encode import WORLD_ENCODING_VERSION, WORLD_SIZE, world_scale
 
 __all__ = ["MAX_WIDTH", "ValueModel", "new_value_model", "load_value_model"]
@@ -105,14 +105,5 @@ def load_value_model(name_or_path, preset: str | None = None, players: int | Non
     _, where, header, scale, params = read_model_file(name_or_path, kind="value")
     if header.get("kind") != "value" or header.get("input") != "world":
         raise ModelError(f"{where} is not a value model over the world vector")
-    if header.get("world_encoding_version") != WORLD_ENCODING_VERSION:
-        raise ModelError(f"{where} was trained on world encoding version "
-                         f"{header.get('world_encoding_version')!r}; this dominoai encodes version "
-                         f"{WORLD_ENCODING_VERSION}")
-    if preset is not None and header.get("preset") != preset:
-        raise ModelError(f"{where} was trained for {header.get('preset')}, not for {preset}")
-    m = ValueModel(params, scale, header)
-    m._check_shapes(where)
-    if players is not None:
-        check_players(m, players)
-    return m
+    check_header(where, header, preset, ("world_encoding_version", "world encoding", WORLD_ENCODING_VERSION))
+    return checked_model(ValueModel(params, scale, header), where, players)
