@@ -355,3 +355,27 @@ def ray_in_temporary_folders(temporary_home, monkeypatch):
     monkeypatch.setenv("RAY_TMPDIR", folder)
     yield Path(folder)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------------------- the page in a browser
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright (never a downloaded browser);
+    the test module skips first where either is missing."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=shutil.which("chromium") or shutil.which("chromium-browser"))
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def seed(monkeypatch):
+    """Fix the seed of the server's tables opened from now on."""
+    import dominoai.serve.app as serve_app
+
+    def fix(value: int):
+        monkeypatch.setattr(serve_app, "fresh_seed", lambda: value)
+    return fix

@@ -26,7 +26,6 @@ pytest.importorskip("playwright.sync_api", reason="the page is driven by playwri
 
 from serving import Running, stored_record  # noqa: E402
 
-import dominoai.serve.app as serve_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("page_browser"),   # one browser under --dist loadgroup
@@ -48,23 +47,6 @@ SEED_LONG = 3
 def server(tmp_path_factory):
     with Running(tmp_path_factory.mktemp("page") / "serve.sqlite3", bot_pause=0.0) as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def seed(monkeypatch):
-    """Fix the seed of the tables opened from now on."""
-    def fix(value: int):
-        monkeypatch.setattr(serve_app, "fresh_seed", lambda: value)
-    return fix
 
 
 class Page:

@@ -27,7 +27,6 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="the page is driven by playwright (pip install playwright)")
 
-import dominoai.serve.app as serve_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("page_browser"),   # one browser under --dist loadgroup
@@ -52,23 +51,6 @@ BOXES = """(() => {
     hand: [...document.querySelectorAll('#hand .tile')].map(box),
   };
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def seed(monkeypatch):
-    """Fix the seed of the tables opened from now on."""
-    def fix(value: int):
-        monkeypatch.setattr(serve_app, "fresh_seed", lambda: value)
-    return fix
 
 
 class Person:
