@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError, check_int, check_number
+from ..tiles import N_TILES
 
 __all__ = ["DEFAULTS", "clipped_surrogate", "ppo_loss", "gae", "evaluate", "PPOResult", "train_ppo",
            "train_run", "write_curve", "canonical_command"]
@@ -415,7 +416,7 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
         n = env.num_envs
         margin = np.zeros(n)
         live = np.ones(n, bool)
-        for _ in range(4 * 28 * 4):
+        for _ in range(4 * N_TILES * 4):
             if other is None:
                 a = _frozen_greedy(mine, obs, mask)
             else:
