@@ -25,9 +25,12 @@ Moves are the engine's codes (``tile * 4 + end``, :mod:`.layout`) in
 :func:`~dominoai.engine.kernels.legal_moves`'s order: the lead's tiles by
 id, else the left end's tiles by id, then the right end's (a double end
 open on both sides offers its tiles once, on the left). Every kernel here is
-``@njit(cache=True, inline="always")``: they are parts of loops, and take
-and return plain integers (and records of them) only, so that a loop that
-calls them handles no array.
+``@njit(cache=True, inline="always")``: they are parts of loops. Those of
+a turn (:func:`playable` to :func:`lay`, the pair kernels) take and return
+plain integers and records of them only: an array passed to a kernel, even
+an inlined one, is a reference counted (an atomic operation) at each call,
+which in the batched environment's step cost a quarter of its steps per
+CPU second (docs/reports/2026-12-07-one-engine.md).
 """
 from typing import NamedTuple
 
@@ -81,33 +84,40 @@ class Hand2(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def load(s):
-    """The :class:`Hand2` of the state row ``s`` (``int64``, ``(S_SIZE,)``)."""
-    return Hand2(s[S_CUR], s[S_HAND], s[S_HAND + 1], s[S_NPLAYED], s[S_END_PIP], s[S_END_PIP + 1],
-                 s[S_END_KIND], s[S_END_KIND + 1], s[S_PLAYED], s[S_LEAD_TILE], s[S_MUST], s[S_LAST],
-                 s[S_VOID], s[S_VOID + 1])
+def load(st, at):
+    """The :class:`Hand2` of the state row ``st[at]`` (``int64``,
+    ``(S_SIZE,)``). ``at`` is the row's index as a tuple: ``()`` when
+    ``st`` is the row itself, ``(g,)`` for row ``g`` of a batch of states
+    (``(N, S_SIZE)``). An index rather than a view of the row: a view
+    counts a reference to the array, an atomic operation per game and
+    step in the batched environment."""
+    return Hand2(st[at + (S_CUR,)], st[at + (S_HAND,)], st[at + (S_HAND + 1,)], st[at + (S_NPLAYED,)],
+                 st[at + (S_END_PIP,)], st[at + (S_END_PIP + 1,)], st[at + (S_END_KIND,)],
+                 st[at + (S_END_KIND + 1,)], st[at + (S_PLAYED,)], st[at + (S_LEAD_TILE,)], st[at + (S_MUST,)],
+                 st[at + (S_LAST,)], st[at + (S_VOID,)], st[at + (S_VOID + 1,)])
 
 
 @njit(cache=True, inline="always")
-def store(s, h, voids):
-    """Write the :class:`Hand2` ``h`` into the state row ``s``; the voids
-    only when ``voids`` (a constant of the caller: the random playouts keep
-    no public deductions, as the other fused loops)."""
-    s[S_CUR] = h.cur
-    s[S_HAND] = h.h0
-    s[S_HAND + 1] = h.h1
-    s[S_NPLAYED] = h.npl
-    s[S_END_PIP] = h.e0
-    s[S_END_PIP + 1] = h.e1
-    s[S_END_KIND] = h.k0
-    s[S_END_KIND + 1] = h.k1
-    s[S_PLAYED] = h.played
-    s[S_LEAD_TILE] = h.lead
-    s[S_MUST] = h.must
-    s[S_LAST] = h.last
+def store(st, at, h, voids):
+    """Write the :class:`Hand2` ``h`` into the state row ``st[at]`` (as
+    :func:`load`); the voids only when ``voids`` (a constant of the caller:
+    the random playouts keep no public deductions, as the other fused
+    loops)."""
+    st[at + (S_CUR,)] = h.cur
+    st[at + (S_HAND,)] = h.h0
+    st[at + (S_HAND + 1,)] = h.h1
+    st[at + (S_NPLAYED,)] = h.npl
+    st[at + (S_END_PIP,)] = h.e0
+    st[at + (S_END_PIP + 1,)] = h.e1
+    st[at + (S_END_KIND,)] = h.k0
+    st[at + (S_END_KIND + 1,)] = h.k1
+    st[at + (S_PLAYED,)] = h.played
+    st[at + (S_LEAD_TILE,)] = h.lead
+    st[at + (S_MUST,)] = h.must
+    st[at + (S_LAST,)] = h.last
     if voids:
-        s[S_VOID] = h.v0
-        s[S_VOID + 1] = h.v1
+        st[at + (S_VOID,)] = h.v0
+        st[at + (S_VOID + 1,)] = h.v1
 
 
 @njit(cache=True, inline="always")
@@ -220,8 +230,8 @@ def apply(s, rv, move):
     shape on a state row ``s`` that logs no events: the same state
     afterwards, field by field (the hand's end by ``finish_hand``).
     ``move`` is a legal move code."""
-    h, status = lay(load(s), move)
-    store(s, h, True)
+    h, status = lay(load(s, ()), move)
+    store(s, (), h, True)
     if status:
         K.finish_hand(s, rv, status)
 

@@ -178,7 +178,7 @@ def _playout_block2(st, rs):
     :class:`~.block2.Hand2` in registers, the generator state too, and
     every move is a uniform draw over ``legal_moves``' list (one draw even
     for a single move). Returns (moves, status); the caller ends the hand."""
-    h = B.load(st)
+    h = B.load(st, ())
     r = rs[0]
     moves = 0
     while True:
@@ -188,7 +188,7 @@ def _playout_block2(st, rs):
         moves += 1
         if status:
             break
-    B.store(st, h, False)
+    B.store(st, (), h, False)
     rs[0] = r
     return moves, status
 

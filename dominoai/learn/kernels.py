@@ -214,16 +214,17 @@ def _b2_hard(st, rv, g, F):
 
 
 @njit(cache=True, inline="always")
-def _b2_reply(st, rv, g, h, r, hard, F):
-    """The opponent's move in game g, whose hand in play is the
-    :class:`~dominoai.engine.block2.Hand2` ``h``: the only one; ``hard``'s
-    when ``hard`` (the hand is stored into state row g first: ``hard``
-    reads the row); else ``easy``'s uniform draw from the RNG state ``r``
-    (``uint64``, in a local). Returns the next RNG state and the move."""
+def _b2_pick(h, r, hard):
+    """The opponent's move in a game whose hand in play is the
+    :class:`~dominoai.engine.block2.Hand2` ``h``: the only one, or
+    ``easy``'s uniform draw from the RNG state ``r`` (``uint64``, in a
+    local); -1 when ``hard`` decides (more than one move: the caller
+    stores the hand and calls :func:`_b2_hard`). Returns the next RNG
+    state and the move. Integers only: an array passed to a kernel, even
+    an inlined one, is a reference counted at every reply."""
     tiles = B.playable(h)
     if hard and B.n_moves(tiles, h.npl, h.e0, h.e1) > 1:
-        B.store(st[g], h, True)
-        return r, _b2_hard(st, rv, g, F)
+        return r, -_ONE
     return B.easy_move(r, tiles, h.npl, h.e0, h.e1)
 
 
@@ -239,18 +240,24 @@ def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
     :func:`b2_step` plays the batch with the same kernels."""
     if v < 0 and st[g, L.S_CUR] == seat:
         return
-    h = B.load(st[g])
+    h = B.load(st, (g,))
     r = rs[g]
     if v < 0:  # the opponent decides first (a fresh deal)
-        r, v = _b2_reply(st, rv, g, h, r, hard, F)
+        r, v = _b2_pick(h, r, hard)
+        if v < 0:
+            B.store(st, (g,), h, True)
+            v = _b2_hard(st, rv, g, F)
         _hist_move(hist, g, v)
     while True:
         h, status = B.lay(h, v)
         if status or h.cur == seat:
             break
-        r, v = _b2_reply(st, rv, g, h, r, hard, F)
+        r, v = _b2_pick(h, r, hard)
+        if v < 0:
+            B.store(st, (g,), h, True)
+            v = _b2_hard(st, rv, g, F)
         _hist_move(hist, g, v)
-    B.store(st[g], h, True)
+    B.store(st, (g,), h, True)
     rs[g] = r
     if status:
         K.finish_hand(st[g], rv, status)
@@ -622,7 +629,7 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
             _hist_move(hist, g, v)
         meta[g, M_DECIDED] += 1
         seat = meta[g, M_SEAT]
-        h = B.load(st[g])
+        h = B.load(st, (g,))
         r = rs[g]
         write = True  # the hand in h is to be stored at the end
         while True:  # v is laid by h.cur
@@ -630,12 +637,15 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
             if status == 0:
                 if h.cur == seat:
                     break
-                r, v = _b2_reply(st, rv, g, h, r, hard, F)
+                r, v = _b2_pick(h, r, hard)
+                if v < 0:
+                    B.store(st, (g,), h, True)
+                    v = _b2_hard(st, rv, g, F)
                 if keep:
                     _hist_move(hist, g, v)
                 continue
             # the hand is over: score it
-            B.store(st[g], h, True)
+            B.store(st, (g,), h, True)
             rs[g] = r
             K.finish_hand(st[g], rv, status)
             if not one_hand:
@@ -676,15 +686,18 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
                 hist[g, 0, H_NHANDS] = 0
                 hist[g, 0, H_OVER] = 0
                 _hist_hand(hist, g, perm, got)
-            h = B.load(st[g])
+            h = B.load(st, (g,))
             r = rs[g]
             if h.cur == seat:
                 break
-            r, v = _b2_reply(st, rv, g, h, r, hard, F)
+            r, v = _b2_pick(h, r, hard)
+            if v < 0:
+                B.store(st, (g,), h, True)
+                v = _b2_hard(st, rv, g, F)
             if keep:
                 _hist_move(hist, g, v)
         if write:
-            B.store(st[g], h, True)
+            B.store(st, (g,), h, True)
             rs[g] = r
 
 
