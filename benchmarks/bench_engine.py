@@ -232,16 +232,18 @@ def _part_kernels():
     the general loop's deal, its deal and hand end, the pair loop's deal."""
     from numba import njit
 
-    from dominoai.engine import fast
+    from dominoai.engine import block2 as B
     from dominoai.engine import kernels as K
     from dominoai.engine import layout as L
+    from dominoai.engine.rng import below
+    from dominoai.tiles import N_TILES
 
     @njit(cache=True)
     def general_deal(rv, seed, n, end, stats):
         # what _simulate_fused does around a hand's playout: the match fields,
         # deal_perm, start_hand, and with ``end`` finish_hand (blocked) and tally
         st = np.zeros(L.S_SIZE, np.int64)
-        perm = np.zeros(28, np.int64)
+        perm = np.zeros(N_TILES, np.int64)
         rs = np.zeros(1, np.uint64)
         rs[0] = np.uint64(seed)
         K.new_match(st, rv)
@@ -268,12 +270,12 @@ def _part_kernels():
     def pair_deal(rv, seed, n):
         # seven tiles a hand as a constant, as the pair loop has it
         assert rv[L.R_HAND_SIZE] == 7
-        perm = np.empty(28, np.int64)
+        perm = np.empty(N_TILES, np.int64)
         s = np.uint64(seed)
         acc = 0
         for _ in range(n):
-            s, h0, h1 = fast._deal_pair(s, perm, 7)
-            s, lot = fast._below(s, 2)
+            s, h0, h1 = B.deal_pair(s, perm, 7)
+            s, lot = below(s, 2)
             acc ^= h0 ^ h1 ^ lot
         return acc
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engine import layout as L
-from .tiles import N_TILES, Tile, parse_tile
+from .tiles import N_PIPS, N_TILES, Tile, parse_tile
 
 __all__ = ["END_NAMES", "Move", "Event", "IllegalMoveError", "parse_end", "events_from_rows"]
 
@@ -170,5 +170,5 @@ def events_from_rows(rows: np.ndarray) -> list[Event]:
         elif k == "replace":
             out.append(Event(k, seat, None, None, 1))
         else:
-            out.append(Event(k, seat, None, None, a, tuple(p for p in range(7) if b >> p & 1)))
+            out.append(Event(k, seat, None, None, a, tuple(p for p in range(N_PIPS) if b >> p & 1)))
     return out

@@ -51,7 +51,7 @@ from .engine import kernels as K
 from .engine import layout as L
 from .moves import END_NAMES, Event, Move, events_from_rows
 from .rules import Rules
-from .tiles import Tile, TileSet
+from .tiles import N_PIPS, Tile, TileSet
 
 if TYPE_CHECKING:  # game.py imports this module; no import back at run time
     from .game import Hand
@@ -230,7 +230,7 @@ class Observation:
     def void(self, seat: int) -> tuple:
         """Pips ``seat`` is known not to hold now, e.g. ``(3, 5)``."""
         m = self.void_mask(seat)
-        return tuple(p for p in range(7) if m >> p & 1)
+        return tuple(p for p in range(N_PIPS) if m >> p & 1)
 
     @property
     def unseen(self) -> TileSet:

@@ -23,6 +23,7 @@ import numpy as np
 __all__ = [
     "N_TILES",
     "MAX_PIP",
+    "N_PIPS",
     "Tile",
     "TileSet",
     "tile_id",
@@ -37,14 +38,18 @@ __all__ = [
     "parse_tile",
 ]
 
+#: the highest pip of the set (double-six); pips run 0..MAX_PIP
 MAX_PIP = 6
-N_TILES = 28
+#: how many pip values there are (0..MAX_PIP)
+N_PIPS = MAX_PIP + 1
+#: how many tiles the set holds: one per pair of pips, doubles included
+N_TILES = N_PIPS * (N_PIPS + 1) // 2
 
 
 def tile_id(a: int, b: int) -> int:
     """Id of the tile ``a:b`` (either order). Raises ``ValueError`` off the set."""
     if not (0 <= a <= MAX_PIP and 0 <= b <= MAX_PIP):
-        raise ValueError(f"{a}:{b} is not a double-six tile (pips are 0..6)")
+        raise ValueError(f"{a}:{b} is not a double-six tile (pips are 0..{MAX_PIP})")
     hi, lo = (a, b) if a >= b else (b, a)
     return hi * (hi + 1) // 2 + lo
 
@@ -58,7 +63,7 @@ def _tables():
             high[t], low[t] = a, b
     pips = high + low
     is_double = (high == low).astype(np.int64)
-    pip_mask = np.zeros(MAX_PIP + 1, np.int64)
+    pip_mask = np.zeros(N_PIPS, np.int64)
     for t in range(N_TILES):
         pip_mask[high[t]] |= np.int64(1) << t
         pip_mask[low[t]] |= np.int64(1) << t
@@ -80,9 +85,9 @@ def _tables():
     DOUBLES_MASK,
     HEAVY_ORDER,
 ) = _tables()
-"""``TILE_HIGH[t]``, ``TILE_LOW[t]``: the tile's halves (int64, shape (28,));
+"""``TILE_HIGH[t]``, ``TILE_LOW[t]``: the tile's halves (int64, shape (N_TILES,));
 ``TILE_PIPS``: pip count; ``TILE_IS_DOUBLE``: 0/1; ``PIP_MASK[p]``: mask of
-the tiles showing pip ``p`` (shape (7,)); ``DOUBLES_MASK``: the seven doubles;
+the tiles showing pip ``p`` (shape (N_PIPS,)); ``DOUBLES_MASK``: the seven doubles;
 ``HEAVY_ORDER``: tile ids heaviest first (pips, then higher half)."""
 
 FULL_MASK = (1 << N_TILES) - 1
@@ -100,7 +105,7 @@ def parse_tile(text: str) -> int:
         raise ValueError(f"{text!r} is not a tile; write it as 'a:b', e.g. '6:4'")
     a, b = int(parts[0]), int(parts[1])
     if a > MAX_PIP or b > MAX_PIP:
-        raise ValueError(f"{text!r} is not a double-six tile (pips are 0..6)")
+        raise ValueError(f"{text!r} is not a double-six tile (pips are 0..{MAX_PIP})")
     return tile_id(a, b)
 
 
@@ -116,7 +121,7 @@ class Tile:
 
     def __post_init__(self):
         if not isinstance(self.id, (int, np.integer)) or not 0 <= int(self.id) < N_TILES:
-            raise ValueError(f"tile id must be 0..27, got {self.id!r}")
+            raise ValueError(f"tile id must be 0..{N_TILES - 1}, got {self.id!r}")
         object.__setattr__(self, "id", int(self.id))
 
     @classmethod

@@ -18,8 +18,6 @@ from ..observation import Observation
 from ..tiles import TILE_HIGH, TILE_PIPS
 from .base import BaseBot, register_bot
 
-_PIPS = TILE_PIPS.copy()
-_HIGH = TILE_HIGH.copy()
 
 
 @njit(cache=True)
@@ -48,7 +46,7 @@ def medium_pick(st, rv, codes, n):
         if c == L.MOVE_REPLACE:
             continue
         t = c >> 2
-        key = (immediate_points(st, rv, c) * 16 + _PIPS[t]) * 8 + _HIGH[t]
+        key = (immediate_points(st, rv, c) * 16 + TILE_PIPS[t]) * 8 + TILE_HIGH[t]
         if key > bkey:
             bkey = key
             best = i

@@ -40,6 +40,7 @@ from numba import njit
 from . import kernels as K
 from . import layout as L
 from . import observe as O
+from ..tiles import N_PIPS, N_TILES
 from .observe import O_HAND, O_LINE, O_SIZE, O_UNSEEN, O_VOID
 
 __all__ = ["OBS_SIZE", "N_ACTIONS", "ENCODING_VERSION", "RAW_FIELDS", "RAW_NAMES", "encode_into", "encode",
@@ -50,7 +51,13 @@ N_ACTIONS = L.MAX_MOVES
 RAW_FIELDS = np.array([i for i in range(O_SIZE)
                        if i not in (O_HAND, O_LINE, O_UNSEEN) and not O_VOID <= i < O_VOID + 4],
                       np.int64)
-F_HAND, F_LINE, F_UNSEEN, F_VOID, F_RAW = 0, 28, 56, 84, 112
+#: where each block of the vector starts: a tile block is N_TILES wide, the
+#: voids one row of N_PIPS per seat (four seats)
+F_HAND = 0
+F_LINE = F_HAND + N_TILES
+F_UNSEEN = F_LINE + N_TILES
+F_VOID = F_UNSEEN + N_TILES
+F_RAW = F_VOID + 4 * N_PIPS
 OBS_SIZE = F_RAW + len(RAW_FIELDS)
 #: the version of this vector's layout and of the action ids. A learned
 #: model records the version it was trained on (:mod:`dominoai.nets.model`)
@@ -85,14 +92,14 @@ def encode_into(a, out):
     hand = a[O_HAND]
     line = a[O_LINE]
     unseen = a[O_UNSEEN]
-    for t in range(28):
+    for t in range(N_TILES):
         out[F_HAND + t] = (hand >> t) & 1
         out[F_LINE + t] = (line >> t) & 1
         out[F_UNSEEN + t] = (unseen >> t) & 1
     for i in range(4):
         v = a[O_VOID + i]
-        for p in range(7):
-            out[F_VOID + 7 * i + p] = (v >> p) & 1
+        for p in range(N_PIPS):
+            out[F_VOID + N_PIPS * i + p] = (v >> p) & 1
     for j in range(RAW_FIELDS.shape[0]):
         out[F_RAW + j] = a[RAW_FIELDS[j]]
 

@@ -41,6 +41,11 @@ the same draws in the same order. ``simulate_lanes`` plays several seeds'
 hands at once, interleaved in the pair shape, each seed's hands those it
 plays alone.
 
+The two-seat loops (``PATH_BLOCK2`` and the pair loops) are built from the
+register kernels of :mod:`.block2` (a hand, its moves, its lay, the pair's
+deal, turn and score), which the batched environment's fused step
+(:mod:`dominoai.learn.kernels`) shares.
+
 The fields the loops leave to shared kernel code take any value in every
 shape: the hand's end (winner, ``R_HAND_SCORING``, ``R_ROUND``,
 ``R_BLOCKED_TIE``, ``R_WINNER_BY``, ``R_SCORE_OWN_PAIR``, ``R_ALONE_00``, the
@@ -56,31 +61,27 @@ import numpy as np
 from numba import njit
 
 from .kernels import (
-    _round, count_score, credit_ends, deal_perm, end_value, finish_hand, inline_into_batch_loops,
-    lead_count, mask_pips, new_match, nth_tile, playout_random, popcount, replace_tile, rng_below,
+    count_score, credit_ends, deal_perm, end_value, finish_hand, inline_into_batch_loops,
+    lead_count, new_match, nth_tile, playout_random, popcount, replace_tile, rng_below,
     simulate, start_hand, tally,
 )
+from ..tiles import N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
+from . import block2 as B
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, HS_OTHERS, HS_OTHERS_MINUS_OWN,
-    LEAD_HIGHEST_DOUBLE, LEAD_LOT, LEAD_SEAT0, MAX_EVENTS, MAX_MOVES, R_ALONE_00, R_BLOCKED_TIE,
+    LEAD_HIGHEST_DOUBLE, LEAD_LOT, LEAD_SEAT0, MAX_EVENTS, MAX_MOVES,
     R_DRAWING, R_END_SCORING, R_FIRST_LEAD, R_FREE_REPL, R_HAND_SCORING, R_HAND_SIZE, R_MAX_REPL,
-    R_PARTNERS, R_PLAYERS, R_RESERVE, R_ROUND, R_SPINNER, R_WINNER_BY, R_ZERO_LEAD,
+    R_PARTNERS, R_PLAYERS, R_RESERVE, R_SPINNER, R_ZERO_LEAD,
     S_BONE, S_BONE_END, S_BONE_POS, S_CAND, S_CARRY, S_CUR, S_END_KIND, S_END_PIP, S_HAND,
     S_HAND_NO, S_LAST, S_LEAD_TILE, S_LOG, S_MATCH_OVER, S_MATCH_WINNER, S_MUST, S_NPLAYED,
     S_PLAYED, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE,
-    SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO, TIE_LEADER_ORDER, WIN_LIGHTEST,
+    SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO,
 )
-from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
+from .rng import below
 
 #: ``playout_path`` values: which loop plays a rules vector
 PATH_KERNELS, PATH_BLOCK2, PATH_LINE, PATH_SPINNER = 0, 1, 2, 3
 
-_PM = PIP_MASK.copy()
-_HI = TILE_HIGH.copy()
-_LO = TILE_LOW.copy()
-_DB = TILE_IS_DOUBLE.copy()
-_PIPS = TILE_PIPS.copy()
-_HEAVY = HEAVY_ORDER.copy()
 _ONE = np.int64(1)
 
 
@@ -173,70 +174,22 @@ def _next_seat(st, n, cur, om, drawing, reserve):
 def _playout_block2(st, rs):
     """playout_fast in the shape ``in_block2_shape`` (two seats, no drawing,
     no end scoring, no spinner: Block, Express and OpenSpiel's block game
-    with two players), from a state with a seat to decide: both hands and
-    the ends in registers. Returns (moves, status); the caller ends the hand."""
-    cur = st[S_CUR]
-    h0 = st[S_HAND]
-    h1 = st[S_HAND + 1]
-    lp = st[S_END_PIP]
-    rp = st[S_END_PIP + 1]
-    nplayed = st[S_NPLAYED]
-    played = st[S_PLAYED]
-    last = st[S_LAST]
-    must = st[S_MUST]
+    with two players), from a state with a seat to decide: the hand is a
+    :class:`~.block2.Hand2` in registers, the generator state too, and
+    every move is a uniform draw over ``legal_moves``' list (one draw even
+    for a single move). Returns (moves, status); the caller ends the hand."""
+    h = B.load(st, ())
+    r = rs[0]
     moves = 0
-    status = np.int64(0)  # typed, not a literal: one compiled finish_hand
     while True:
-        hand = h1 if cur else h0
-        tiles = hand if must < 0 else (hand & (_ONE << must))
+        tiles = B.playable(h)
+        r, i = below(r, B.n_moves(tiles, h.npl, h.e0, h.e1))
+        h, status = B.lay(h, B.nth_move(tiles, h.npl, h.e0, h.e1, i))
         moves += 1
-        if nplayed == 0:
-            t = nth_tile(tiles, rng_below(rs, popcount(tiles)))
-            lp = _HI[t]
-            rp = _LO[t]
-            st[S_LEAD_TILE] = t
-            st[S_END_KIND] = _DB[t]
-            st[S_END_KIND + 1] = _DB[t]
-        else:
-            ml = tiles & _PM[lp]
-            mr = tiles & _PM[rp] if rp != lp else np.int64(0)
-            cl = popcount(ml)
-            x = rng_below(rs, cl + popcount(mr))
-            if x < cl:
-                t = nth_tile(ml, x)
-                lp = _HI[t] + _LO[t] - lp
-                st[S_END_KIND] = _DB[t]
-            else:
-                t = nth_tile(mr, x - cl)
-                rp = _HI[t] + _LO[t] - rp
-                st[S_END_KIND + 1] = _DB[t]
-        must = -1
-        hand &= ~(_ONE << t)
-        if cur:
-            h1 = hand
-        else:
-            h0 = hand
-        last = cur
-        played |= _ONE << t
-        nplayed += 1
-        if hand == 0:
-            status = ST_DOMINO
+        if status:
             break
-        om = _PM[lp] | _PM[rp]
-        if (h0 if cur else h1) & om:
-            cur ^= 1
-        elif not (hand & om):
-            status = ST_BLOCKED
-            break
-    st[S_HAND] = h0
-    st[S_HAND + 1] = h1
-    st[S_END_PIP] = lp
-    st[S_END_PIP + 1] = rp
-    st[S_NPLAYED] = nplayed
-    st[S_PLAYED] = played
-    st[S_LAST] = last
-    st[S_MUST] = -1
-    st[S_CUR] = cur
+    B.store(st, (), h, False)
+    rs[0] = r
     return moves, status
 
 
@@ -273,27 +226,27 @@ def _playout_line(st, rv, rs, ev, emode):
         if nplayed == 0:
             # the lead: any of its tiles, higher pip on the left
             t = nth_tile(tiles, rng_below(rs, popcount(tiles)))
-            lp = _HI[t]
-            rp = _LO[t]
-            lk = _DB[t]
+            lp = TILE_HIGH[t]
+            rp = TILE_LOW[t]
+            lk = TILE_IS_DOUBLE[t]
             rk = lk
             st[S_LEAD_TILE] = t
         else:
-            ml = tiles & _PM[lp]
+            ml = tiles & PIP_MASK[lp]
             if rp == lp and (not scoring or rk == lk):
                 mr = np.int64(0)
             else:
-                mr = tiles & _PM[rp]
+                mr = tiles & PIP_MASK[rp]
             cl = popcount(ml)
             x = rng_below(rs, cl + popcount(mr))
             if x < cl:
                 t = nth_tile(ml, x)
-                lp = _HI[t] + _LO[t] - lp
-                lk = _DB[t]
+                lp = TILE_HIGH[t] + TILE_LOW[t] - lp
+                lk = TILE_IS_DOUBLE[t]
             else:
                 t = nth_tile(mr, x - cl)
-                rp = _HI[t] + _LO[t] - rp
-                rk = _DB[t]
+                rp = TILE_HIGH[t] + TILE_LOW[t] - rp
+                rk = TILE_IS_DOUBLE[t]
         must = -1
         hand &= ~(_ONE << t)
         st[S_HAND + cur] = hand
@@ -313,7 +266,7 @@ def _playout_line(st, rv, rs, ev, emode):
         if hand == 0:
             status = ST_DOMINO
             break
-        om = _PM[lp] | _PM[rp]
+        om = PIP_MASK[lp] | PIP_MASK[rp]
         if not drawing or st[S_BONE_POS] >= bend:
             nxt = cur
             for _ in range(n):
@@ -456,7 +409,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                 if not (seen & key):
                     seen |= key
                     rep |= 1 << q
-                    total += popcount(tiles & _PM[p])
+                    total += popcount(tiles & PIP_MASK[p])
             r = rng_below(rs, total + ra)
             if r == total:
                 replace_tile(st, rv, cur)
@@ -465,7 +418,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
             t = 0
             for q in range(4):
                 if (rep >> q) & 1:
-                    m = tiles & _PM[ep[q]]
+                    m = tiles & PIP_MASK[ep[q]]
                     c = popcount(m)
                     if r < c:
                         k = q
@@ -473,10 +426,10 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                         break
                     r -= c
         # lay t at k (same logic as kernels.lay)
-        dbl = _DB[t] != 0
+        dbl = TILE_IS_DOUBLE[t] != 0
         if nplayed == 0:
-            ep[0] = _HI[t]
-            ep[1] = _LO[t]
+            ep[0] = TILE_HIGH[t]
+            ep[1] = TILE_LOW[t]
             ek[0] = 1 if dbl else 0
             ek[1] = ek[0]
             st[S_LEAD_TILE] = t
@@ -487,7 +440,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                     spin = 1
                     spin_tile = t
         else:
-            outer = _HI[t] + _LO[t] - ep[k]
+            outer = TILE_HIGH[t] + TILE_LOW[t] - ep[k]
             if k < 2:
                 cand = c0 if k == 0 else c1
                 if cand >= 0:
@@ -502,8 +455,8 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
                         spin_tile = cand
                         c0 = -1
                         c1 = -1
-                        ep[2] = _HI[cand]
-                        ep[3] = _HI[cand]
+                        ep[2] = TILE_HIGH[cand]
+                        ep[3] = TILE_HIGH[cand]
                         ek[2] = 2
                         ek[3] = 2
             ep[k] = outer
@@ -546,7 +499,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
         om = np.int64(0)
         for q in range(4):
             if ep[q] >= 0:
-                om |= _PM[ep[q]]
+                om |= PIP_MASK[ep[q]]
         st[S_MUST] = -1
         nxt = _next_seat(st, n, cur, om, drawing, reserve)
         must = st[S_MUST]
@@ -606,11 +559,11 @@ def _simulate_fused(rv, seed, n_hands, stats, path):
     not take this loop, at 1.6%: the noise)."""
     st = np.zeros(S_SIZE, np.int64)
     ev = np.zeros((MAX_EVENTS, 4), np.int64)
-    perm = np.zeros(28, np.int64)
+    perm = np.zeros(N_TILES, np.int64)
     rs = np.zeros(1, np.uint64)
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
-    k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
+    k = N_TILES if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
     emode = rv[R_END_SCORING]
     # Dominoball's shape: two seats drawing, a base double, strikes for the ends
     ball = (path == PATH_SPINNER and n == 2 and rv[R_DRAWING] != 0
@@ -653,10 +606,8 @@ def _simulate_fused(rv, seed, n_hands, stats, path):
 # ---------------------------------------------------------------- pair simulation
 # ``simulate_fast`` for two seats of Block's shape: the whole hand (deal, lead,
 # moves, hand end, statistics) in registers, the generator state too, with the
-# draws of kernels.simulate in the same order (so the same hands for a seed).
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
+# draws of kernels.simulate in the same order (so the same hands for a seed);
+# the hand's kernels are block2's.
 @njit(cache=True, inline="always")
 def in_pair_shape(rv):
     """True when ``simulate_fast`` plays ``rv`` (int64, shape ``(R_SIZE,)``)
@@ -673,206 +624,7 @@ def in_pair_shape(rv):
             and (hsm == HS_OTHERS_MINUS_OWN or hsm == HS_OTHERS))
 
 
-@njit(cache=True, inline="always")
-def _below(s, n):
-    """:func:`kernels.rng_below` on a generator state held in a register (not
-    an array): ``(next state, uniform int64 in [0, n))``, the same numbers."""
-    x = s + _GOLDEN
-    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return x, (np.int64(z >> np.uint64(33)) * n) >> 31
-
-
-def _select_table():
-    """``[k, b]``: the position of the k-th lowest set bit of the byte ``b`` (0 if none)."""
-    out = np.zeros((8, 256), np.uint8)
-    for b in range(256):
-        bits = [i for i in range(8) if b >> i & 1]
-        for k, i in enumerate(bits):
-            out[k, b] = i
-    return out
-
-
-_SEL8 = _select_table()
-_M32 = np.int64(0xFFFFFFFF)
-
-
-@njit(cache=True, inline="always")
-def _select_bit(m, k):
-    """Position of the ``k``-th lowest set bit (0-based) of ``m`` (int64,
-    more than ``k`` bits set): :func:`kernels.nth_tile` without a loop, so
-    without a branch the CPU would mispredict; three halvings by popcount
-    down to a byte, then a table."""
-    c = popcount(m & _M32)
-    up = k >= c
-    m = m >> 32 if up else m
-    k = k - c if up else k
-    base = 32 if up else 0
-    c = popcount(m & 0xFFFF)
-    up = k >= c
-    m = m >> 16 if up else m
-    k = k - c if up else k
-    base += 16 if up else 0
-    c = popcount(m & 0xFF)
-    up = k >= c
-    m = m >> 8 if up else m
-    k = k - c if up else k
-    base += 8 if up else 0
-    return base + np.int64(_SEL8[k, m & 0xFF])
-
-
-@njit(cache=True, inline="always")
-def _deal_pair(s, perm, hs):
-    """``kernels.deal_perm(rs, perm, 2 * hs)`` and the two hands
-    ``start_hand`` builds from it: ``(s, hand of seat 0, hand of seat 1)``.
-    ``perm``: int64 scratch of 28."""
-    for i in range(28):
-        perm[i] = i
-    h0 = np.int64(0)
-    h1 = np.int64(0)
-    k = 2 * hs
-    for i in range(hs):
-        s, r = _below(s, 28 - i)
-        j = i + r
-        t = perm[j]
-        perm[j] = perm[i]
-        h0 |= _ONE << t
-    for i in range(hs, min(k, 27)):
-        s, r = _below(s, 28 - i)
-        j = i + r
-        t = perm[j]
-        perm[j] = perm[i]
-        h1 |= _ONE << t
-    if k == 28:
-        h1 |= _ONE << perm[27]
-    return s, h0, h1
-
-
-@njit(cache=True, inline="always")
-def _lead_pair(s, h0, h1, lot, first_lead):
-    """The first hand's lead (``start_hand`` and the first move of the
-    playout): the seat by ``first_lead`` (``lot`` is the seat drawn by lot),
-    then the tile: a random one, or the forced highest double (or heaviest
-    tile), whose one-move choice still draws. Returns ``(s, hand of the
-    leader after the lead, the other hand, the leader, left pip, right
-    pip)``."""
-    seat = lot
-    must = -1
-    if first_lead == LEAD_SEAT0:
-        seat = 0
-    elif first_lead == LEAD_HIGHEST_DOUBLE:
-        held = h0 | h1
-        for d in range(6, -1, -1):
-            t = d * (d + 1) // 2 + d
-            if (held >> t) & 1:
-                must = t
-                break
-        if must < 0:
-            for j in range(28):
-                t = _HEAVY[j]
-                if (held >> t) & 1:
-                    must = t
-                    break
-        seat = 0 if (h0 >> must) & 1 else 1
-    hc = h1 if seat else h0
-    ho = h0 if seat else h1
-    if must >= 0:
-        s = s + _GOLDEN  # rng_below(rs, 1): one draw, always 0
-        t = must
-    else:
-        s, x = _below(s, popcount(hc))
-        t = nth_tile(hc, x)
-    return s, hc & ~(_ONE << t), ho, seat, _HI[t], _LO[t]
-
-
-@njit(cache=True, inline="always")
-def _turn_pair(s, hc, ho, side, lp, rp):
-    """One turn after a tile was laid from ``hc`` (the hand of seat ``side``;
-    ``ho`` the other's; ``lp``, ``rp`` the open ends): the hand ends
-    (``ST_DOMINO``: ``hc`` is empty; ``ST_BLOCKED``: neither hand fits), or
-    the next seat to fit (the other, else the same) lays a random legal
-    tile (``kernels.legal_moves`` order: the left end's tiles, then the
-    right's, by id). Returns ``(s, hc, ho, side, lp, rp, status)``, ``hc``
-    the hand that laid last, status 0 while the hand goes on. With
-    branches, which one hand at a time runs fastest; the lanes use
-    :func:`_turn_pair_flat`."""
-    if hc == 0:
-        return s, hc, ho, side, lp, rp, ST_DOMINO
-    om = _PM[lp] | _PM[rp]
-    if ho & om:
-        hc, ho = ho, hc
-        side ^= 1
-    elif not (hc & om):
-        return s, hc, ho, side, lp, rp, ST_BLOCKED
-    # both ends' moves in one mask: the left end's tiles at bits 0-27, the right's at 28-55
-    mv = hc & _PM[lp]
-    if rp != lp:  # (a double end open on both sides offers its moves once, on the left)
-        mv |= (hc & _PM[rp]) << 28
-    s, x = _below(s, popcount(mv))
-    i = nth_tile(mv, x)
-    if i >= 28:
-        t = i - 28
-        rp = _PIPS[t] - rp
-    else:
-        t = i
-        lp = _PIPS[t] - lp
-    return s, hc & ~(_ONE << t), ho, side, lp, rp, np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def _turn_pair_flat(s, hc, ho, side, lp, rp):
-    """:func:`_turn_pair` with selects instead of the branches the CPU
-    cannot predict (who plays, which end, the loop of ``nth_tile``): slower
-    for one hand alone, but it lets the CPU overlap the turns of several
-    lanes (``_simulate_pair_lanes``). The same moves."""
-    if hc == 0:
-        return s, hc, ho, side, lp, rp, ST_DOMINO
-    om = _PM[lp] | _PM[rp]
-    # the other seat plays if it can: chosen without a branch (it is a coin flip to the CPU)
-    sw = (ho & om) != 0
-    h = ho if sw else hc
-    ho = hc if sw else ho
-    hc = h
-    side ^= np.int64(sw)
-    if not (hc & om):
-        return s, hc, ho, side, lp, rp, ST_BLOCKED
-    # both ends' moves in one mask: the left end's tiles at bits 0-27, the right's at 28-55
-    # (a double end open on both sides offers its moves once, on the left)
-    mv = (hc & _PM[lp]) | ((hc & _PM[rp] & -np.int64(rp != lp)) << 28)
-    s, x = _below(s, popcount(mv))
-    i = _select_bit(mv, x)
-    right = i >= 28
-    t = i - 28 if right else i
-    p = _PIPS[t]
-    rp = p - rp if right else rp
-    lp = lp if right else p - lp
-    return s, hc & ~(_ONE << t), ho, side, lp, rp, np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def _score_pair(status, side, hc, ho, lead, hsm, rnd, tie_leader, lightest, alone):
-    """``finish_hand``'s winner and points for two seats in the pair shape:
-    ``(winning seat or -1, points)``. ``side`` laid last
-    from ``hc``; ``lead`` led; the rest are the rules' ``R_HAND_SCORING``,
-    ``R_ROUND``, ``R_BLOCKED_TIE == TIE_LEADER_ORDER``, ``R_WINNER_BY ==
-    WIN_LIGHTEST`` and ``R_ALONE_00``."""
-    cm = alone if (alone > 0 and hc == 1) else mask_pips(hc)
-    co = alone if (alone > 0 and ho == 1) else mask_pips(ho)
-    if status == ST_DOMINO and not lightest:
-        w = side
-    elif cm < co:
-        w = side
-    elif co < cm:
-        w = side ^ 1
-    elif tie_leader:
-        w = lead
-    else:
-        return np.int64(-1), np.int64(0)
-    cw = cm if w == side else co
-    cl = co if w == side else cm
-    pts = cl - cw if hsm == HS_OTHERS_MINUS_OWN else cl
-    return w, max(_round(pts, rnd), 0)
+_NO_COUNTS = B.PairCounts(*(np.int64(0),) * 6)
 
 
 @njit(cache=True)
@@ -891,54 +643,22 @@ def _simulate_pair(rv, seed, n_hands, stats):
 def _pair_hands(rv, seed, n_hands, stats, hs):
     """The loop of ``_simulate_pair``, ``hs`` tiles a hand."""
     fl = rv[R_FIRST_LEAD]
-    hsm = rv[R_HAND_SCORING]
-    rnd = rv[R_ROUND]
-    tie_leader = rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER
-    lightest = rv[R_WINNER_BY] == WIN_LIGHTEST
-    alone = rv[R_ALONE_00]
-    perm = np.empty(28, np.int64)
+    pr = B.pair_rules(rv)
+    perm = np.empty(N_TILES, np.int64)
     s = np.uint64(seed)
-    w0 = w1 = nobody = domino = p0 = p1 = moves = np.int64(0)
+    c = _NO_COUNTS
+    moves = np.int64(0)
     for _ in range(n_hands):
-        s, h0, h1 = _deal_pair(s, perm, hs)
-        s, lot = _below(s, 2)
-        s, hc, ho, side, lp, rp = _lead_pair(s, h0, h1, lot, fl)
+        s, hc, ho, side, lp, rp = B.start_pair(s, perm, hs, fl)
         lead = side
         moves += 1
         while True:
-            s, hc, ho, side, lp, rp, status = _turn_pair(s, hc, ho, side, lp, rp)
+            s, hc, ho, side, lp, rp, status = B.turn_pair(s, hc, ho, side, lp, rp)
             if status:
                 break
             moves += 1
-        w, pts = _score_pair(status, side, hc, ho, lead, hsm, rnd, tie_leader, lightest, alone)
-        if w == 0:
-            w0 += 1
-            p0 += pts
-        elif w == 1:
-            w1 += 1
-            p1 += pts
-        else:
-            nobody += 1
-        if status == ST_DOMINO:
-            domino += 1
-    stats[0] += w0
-    stats[1] += w1
-    stats[7] += nobody
-    stats[4] += domino
-    stats[5] += n_hands - domino
-    stats[8] += p0
-    stats[9] += p1
-    stats[12] += moves
-
-
-@njit(cache=True, inline="always")
-def _start_pair(s, perm, hs, fl):
-    """A fresh match's first hand to its lead (``kernels.simulate``'s deal,
-    lot and lead): ``(s, hand that led, other hand, leader, left pip, right
-    pip)``."""
-    s, h0, h1 = _deal_pair(s, perm, hs)
-    s, lot = _below(s, 2)
-    return _lead_pair(s, h0, h1, lot, fl)
+        c = B.count_hand(c, status, side, hc, ho, lead, pr)
+    B.add_pair_stats(stats, c, n_hands, moves)
 
 
 @njit(cache=True)
@@ -959,12 +679,8 @@ def _pair_lanes(rv, seeds, counts, stats, hs):
     """The loop of ``_simulate_pair_lanes``, ``hs`` tiles a hand."""
     nl = seeds.shape[0]
     fl = rv[R_FIRST_LEAD]
-    hsm = rv[R_HAND_SCORING]
-    rnd = rv[R_ROUND]
-    tie_leader = rv[R_BLOCKED_TIE] == TIE_LEADER_ORDER
-    lightest = rv[R_WINNER_BY] == WIN_LIGHTEST
-    alone = rv[R_ALONE_00]
-    perm = np.empty(28, np.int64)
+    pr = B.pair_rules(rv)
+    perm = np.empty(N_TILES, np.int64)
     # each lane's hand in flight: generator, the hand that laid last, the other, their seat, the leader, the ends
     ls = np.empty(nl, np.uint64)
     lhc = np.zeros(nl, np.int64)
@@ -974,13 +690,14 @@ def _pair_lanes(rv, seeds, counts, stats, hs):
     llp = np.zeros(nl, np.int64)
     lrp = np.zeros(nl, np.int64)
     left = np.zeros(nl, np.int64)
-    w0 = w1 = nobody = domino = p0 = p1 = moves = hands = np.int64(0)
+    c = _NO_COUNTS
+    moves = hands = np.int64(0)
     live = 0
     for j in range(nl):
         left[j] = counts[j]
         s = np.uint64(seeds[j])
         if left[j] > 0:
-            s, lhc[j], lho[j], lside[j], llp[j], lrp[j] = _start_pair(s, perm, hs, fl)
+            s, lhc[j], lho[j], lside[j], llp[j], lrp[j] = B.start_pair(s, perm, hs, fl)
             llead[j] = lside[j]
             moves += 1
             live += 1
@@ -989,27 +706,17 @@ def _pair_lanes(rv, seeds, counts, stats, hs):
         for j in range(nl):
             if left[j] == 0:
                 continue
-            s, hc, ho, side, lp, rp, status = _turn_pair_flat(ls[j], lhc[j], lho[j], lside[j], llp[j], lrp[j])
+            s, hc, ho, side, lp, rp, status = B.turn_pair_flat(ls[j], lhc[j], lho[j], lside[j], llp[j], lrp[j])
             if status == 0:
                 moves += 1
             else:
-                w, pts = _score_pair(status, side, hc, ho, llead[j], hsm, rnd, tie_leader, lightest, alone)
-                if w == 0:
-                    w0 += 1
-                    p0 += pts
-                elif w == 1:
-                    w1 += 1
-                    p1 += pts
-                else:
-                    nobody += 1
-                if status == ST_DOMINO:
-                    domino += 1
+                c = B.count_hand(c, status, side, hc, ho, llead[j], pr)
                 hands += 1
                 left[j] -= 1
                 if left[j] == 0:
                     live -= 1
                     continue
-                s, hc, ho, side, lp, rp = _start_pair(s, perm, hs, fl)
+                s, hc, ho, side, lp, rp = B.start_pair(s, perm, hs, fl)
                 llead[j] = side
                 moves += 1
             ls[j] = s
@@ -1018,14 +725,7 @@ def _pair_lanes(rv, seeds, counts, stats, hs):
             lside[j] = side
             llp[j] = lp
             lrp[j] = rp
-    stats[0] += w0
-    stats[1] += w1
-    stats[7] += nobody
-    stats[4] += domino
-    stats[5] += hands - domino
-    stats[8] += p0
-    stats[9] += p1
-    stats[12] += moves
+    B.add_pair_stats(stats, c, hands, moves)
 
 
 @njit(cache=True)

@@ -15,7 +15,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from .._numba_cache import ensure_fresh
-from ..tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
+from ..tiles import (
+    FULL_MASK, HEAVY_ORDER, MAX_PIP, N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS, tile_id,
+)
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, ERR_BAD_END, ERR_END_CLOSED, ERR_HAND_OVER,
     ERR_MUST_PLAY, ERR_NO_MATCH, ERR_NO_REPLACE, ERR_NOT_HELD, ERR_OK, EV_DRAW, EV_PASS,
@@ -33,18 +35,14 @@ from .layout import (
     ST_BLOCKED, ST_CUT, ST_DOMINO, ST_PLAYING, TARGET_REACH_LOSES, TIE_LEADER_ORDER,
     WIN_LIGHTEST,
 )
+from .rng import rng_below, rng_next  # the generator (SplitMix64), re-exported
 
 # numba checks only a kernel's own file: remove the package's cached kernels when
 # any of its sources changed, before a kernel is compiled or loaded
 ensure_fresh()
 
-_HIGH = TILE_HIGH.copy()
-_LOW = TILE_LOW.copy()
-_PIPS = TILE_PIPS.copy()
-_DBL = TILE_IS_DOUBLE.copy()
-_PIPMASK = PIP_MASK.copy()
-_HEAVY = HEAVY_ORDER.copy()
 _ONE = np.int64(1)
+_TOP_DOUBLE = tile_id(MAX_PIP, MAX_PIP)
 # Typed (np.int64) copies of constants passed as call arguments: a Python int
 # constant reaches a callee as a literal type, which numba compiles a copy of
 # the callee for (one per value); these keep one compiled copy.
@@ -108,29 +106,12 @@ def nth_tile(mask, i):
     return lowest_tile(mask)
 
 
-@njit(cache=True, inline="always")
-def rng_next(rs):
-    """Next 64-bit output of a SplitMix64 generator whose state is ``rs[0]`` (uint64)."""
-    x = rs[0] + np.uint64(0x9E3779B97F4A7C15)
-    rs[0] = x
-    z = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def rng_below(rs, n):
-    """Uniform integer in ``[0, n)`` (n >= 1, int64)."""
-    r = np.int64(rng_next(rs) >> np.uint64(33))  # 31 random bits
-    return (r * n) >> 31
-
-
 @njit(cache=True)
 def shuffle_tiles(rs, perm):
-    """Fill ``perm`` (int64, shape (28,)) with a uniformly random order of the 28 tiles."""
-    for i in range(28):
+    """Fill ``perm`` (int64, shape (N_TILES,)) with a uniformly random order of the tiles."""
+    for i in range(N_TILES):
         perm[i] = i
-    for i in range(27, 0, -1):
+    for i in range(N_TILES - 1, 0, -1):
         j = rng_below(rs, i + 1)
         t = perm[i]
         perm[i] = perm[j]
@@ -139,12 +120,13 @@ def shuffle_tiles(rs, perm):
 
 @njit(cache=True, inline="always")
 def deal_perm(rs, perm, k):
-    """Shuffle so that ``perm[:k]`` is a uniform random sample of the 28 tiles
-    in random order (partial Fisher-Yates; ``k = 28`` shuffles all)."""
-    for i in range(28):
+    """Shuffle so that ``perm[:k]`` is a uniform random sample of the
+    ``N_TILES`` tiles in random order (partial Fisher-Yates; ``k =
+    N_TILES`` shuffles all)."""
+    for i in range(N_TILES):
         perm[i] = i
-    for i in range(min(k, 27)):
-        j = i + rng_below(rs, 28 - i)
+    for i in range(min(k, N_TILES - 1)):
+        j = i + rng_below(rs, N_TILES - i)
         t = perm[i]
         perm[i] = perm[j]
         perm[j] = t
@@ -166,17 +148,21 @@ def n_sides(rv):
     return rv[R_PLAYERS]
 
 
-_PIPS7 = np.zeros((4, 128), np.int64)
+# a tile mask in four chunks of N_TILES // 4 bits: _PIPS7[c, x] the pips of chunk c's tiles x
+_CHUNK = N_TILES // 4
+_CHUNK_MASK = (1 << _CHUNK) - 1
+assert 4 * _CHUNK == N_TILES
+_PIPS7 = np.zeros((4, _CHUNK_MASK + 1), np.int64)
 for _c in range(4):
-    for _x in range(128):
-        _PIPS7[_c, _x] = sum(int(TILE_PIPS[7 * _c + _b]) for _b in range(7) if _x >> _b & 1)
+    for _x in range(_CHUNK_MASK + 1):
+        _PIPS7[_c, _x] = sum(int(TILE_PIPS[_CHUNK * _c + _b]) for _b in range(_CHUNK) if _x >> _b & 1)
 
 
 @njit(cache=True, inline="always")
 def mask_pips(mask):
-    """Total pips of the tiles in a mask (four 7-bit table look-ups)."""
-    return (_PIPS7[0, mask & 127] + _PIPS7[1, (mask >> 7) & 127]
-            + _PIPS7[2, (mask >> 14) & 127] + _PIPS7[3, (mask >> 21) & 127])
+    """Total pips of the tiles in a mask (four table look-ups, a quarter of the set each)."""
+    return (_PIPS7[0, mask & _CHUNK_MASK] + _PIPS7[1, (mask >> _CHUNK) & _CHUNK_MASK]
+            + _PIPS7[2, (mask >> 2 * _CHUNK) & _CHUNK_MASK] + _PIPS7[3, (mask >> 3 * _CHUNK) & _CHUNK_MASK])
 
 
 @njit(cache=True, inline="always")
@@ -191,12 +177,12 @@ def counted_pips(rv, mask):
 def open_mask(st):
     """Mask of every tile that fits some open end (the lead: every tile)."""
     if st[S_NPLAYED] == 0:
-        return np.int64((1 << 28) - 1)
+        return np.int64(FULL_MASK)
     m = np.int64(0)
     for k in range(4):
         p = st[S_END_PIP + k]
         if p >= 0:
-            m |= _PIPMASK[p]
+            m |= PIP_MASK[p]
     return m
 
 
@@ -251,7 +237,7 @@ def end_value(pip, kind):
 def lead_count(t):
     """The count of the ends when the lead ``t`` (tile id) is the only tile
     on the line: its pips, a double counted once (5:5 counts 10)."""
-    return _PIPS[t]
+    return TILE_PIPS[t]
 
 
 @njit(cache=True)
@@ -365,7 +351,7 @@ def legal_moves(st, rv, out):
         rep = end_classes(st, rv)
         for k in range(4):
             if (rep >> k) & 1:
-                m = tiles & _PIPMASK[st[S_END_PIP + k]]
+                m = tiles & PIP_MASK[st[S_END_PIP + k]]
                 while m:
                     out[n] = lowest_tile(m) * 4 + k
                     m &= m - 1
@@ -397,7 +383,7 @@ def check_move(st, rv, move):
     p = st[S_END_PIP + k]
     if p < 0:
         return ERR_END_CLOSED
-    if _HIGH[t] != p and _LOW[t] != p:
+    if TILE_HIGH[t] != p and TILE_LOW[t] != p:
         return ERR_NO_MATCH
     return ERR_OK
 
@@ -478,7 +464,7 @@ def empty_line(rv):
 
 @njit(cache=True, inline="always")
 def start_hand(st, rv, perm, leader):
-    """Deal the next hand of the match from ``perm`` (int64, shape (28,): seat i
+    """Deal the next hand of the match from ``perm`` (int64, shape (N_TILES,): seat i
     gets ``perm[i*hand_size:(i+1)*hand_size]``, the rest is the boneyard in
     draw order) and set its leader by the rules.
 
@@ -502,8 +488,8 @@ def start_hand(st, rv, perm, leader):
         for j in range(hs):
             m |= _ONE << perm[i * hs + j]
         st[S_HAND + i] = m
-    nb = 28 - n * hs
-    for j in range(28):
+    nb = N_TILES - n * hs
+    for j in range(N_TILES):
         st[S_BONE + j] = perm[n * hs + j] if j < nb else -1
     st[S_BONE_POS] = 0
     st[S_BONE_END] = nb
@@ -520,7 +506,7 @@ def start_hand(st, rv, perm, leader):
             must = rv[R_FIRST_LEAD_TILE]
             lead = _holder(st, rv, must)
         else:  # LEAD_HIGHEST_DOUBLE
-            for d in range(6, -1, -1):
+            for d in range(MAX_PIP, -1, -1):
                 t = d * (d + 1) // 2 + d
                 h = _holder(st, rv, t)
                 if h >= 0:
@@ -528,8 +514,8 @@ def start_hand(st, rv, perm, leader):
                     must = t
                     break
             if lead < 0:
-                for j in range(28):
-                    t = _HEAVY[j]
+                for j in range(N_TILES):
+                    t = HEAVY_ORDER[j]
                     h = _holder(st, rv, t)
                     if h >= 0:
                         lead = h
@@ -681,7 +667,7 @@ def finish_hand(st, rv, status):
             if wside >= 0:
                 if status == ST_DOMINO:
                     opp = st[S_HAND + (1 - wseat)] if n == 2 else 0
-                    if opp == (_ONE << 27):
+                    if opp == (_ONE << _TOP_DOUBLE):  # a lone top double
                         s = 10
                     elif opp == 1:
                         s = 5
@@ -811,10 +797,10 @@ def score_ends(st, rv, seat):
 def lay(st, rv, t, k):
     """Put tile t on the line at end k (k = 0/1 orientation for the lead)."""
     mode = rv[R_SPINNER]
-    dbl = _DBL[t] != 0
+    dbl = TILE_IS_DOUBLE[t] != 0
     if st[S_NPLAYED] == 0:
-        hi = _HIGH[t]
-        lo = _LOW[t]
+        hi = TILE_HIGH[t]
+        lo = TILE_LOW[t]
         if k == 1:
             hi, lo = lo, hi
         st[S_END_PIP] = hi
@@ -831,7 +817,7 @@ def lay(st, rv, t, k):
                 st[S_SPIN_TILE] = t
     else:
         p = st[S_END_PIP + k]
-        outer = _HIGH[t] + _LOW[t] - p
+        outer = TILE_HIGH[t] + TILE_LOW[t] - p
         if k < 2 and st[S_CAND + k] >= 0:
             c = st[S_CAND + k]
             st[S_CAND + k] = -1
@@ -842,8 +828,8 @@ def lay(st, rv, t, k):
                     st[S_SPIN_TILE] = c
                     st[S_CAND] = -1
                     st[S_CAND + 1] = -1
-                    st[S_END_PIP + 2] = _HIGH[c]
-                    st[S_END_PIP + 3] = _HIGH[c]
+                    st[S_END_PIP + 2] = TILE_HIGH[c]
+                    st[S_END_PIP + 3] = TILE_HIGH[c]
                     st[S_END_KIND + 2] = 2
                     st[S_END_KIND + 3] = 2
         st[S_END_PIP + k] = outer
@@ -955,12 +941,12 @@ def simulate(rv, seed, n_hands, stats):
     [7] no winner, [8:12] points per side, [12] moves. Returns nothing."""
     st = np.zeros(S_SIZE, np.int64)
     ev = np.zeros((MAX_EVENTS, 4), np.int64)
-    perm = np.zeros(28, np.int64)
+    perm = np.zeros(N_TILES, np.int64)
     buf = np.zeros(MAX_MOVES, np.int64)
     rs = np.zeros(1, np.uint64)
     rs[0] = np.uint64(seed)
     n = rv[R_PLAYERS]
-    k = 28 if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
+    k = N_TILES if rv[R_DRAWING] else n * rv[R_HAND_SIZE]
     for _ in range(n_hands):
         new_match(st, rv)
         st[S_LOG] = 0

@@ -1,6 +1,7 @@
 """Flat integer layouts shared by the kernels: the rules vector and the state.
 
-Pure constants, importable from anywhere (no numba, no facade). A *rules
+Pure constants, importable from anywhere (no numba, no facade); the sizes
+that follow from the tile set come from :mod:`dominoai.tiles`. A *rules
 vector* ``rv`` is an ``int64`` array of length ``R_SIZE`` built by
 ``Rules.vector()``; a *state* ``st`` is an ``int64`` array of length
 ``S_SIZE`` holding one match in progress (the current hand and the match
@@ -36,10 +37,12 @@ State offsets (``st[S_...]``):
 ``S_HAND_NO``      hands started in this match (1 during the first)
 ``S_MATCH_OVER``   1 once the match is decided
 ``S_MATCH_WINNER`` winning side of the match, -1 (none / tie)
-``S_BONE+j``       boneyard in draw order (28 slots)
+``S_BONE+j``       boneyard in draw order (``N_TILES`` slots)
 ``S_VOID+i``       pips seat i is publicly known not to hold now (bit p = pip p)
 =================  =========================================================
 """
+
+from ..tiles import N_TILES
 
 # ---- rules vector -------------------------------------------------------
 R_PLAYERS = 0
@@ -106,8 +109,8 @@ S_MATCH_OVER = 44
 S_MATCH_WINNER = 45
 S_PLAYERS = 46
 S_BONE = 48
-S_VOID = 76
-S_SIZE = 80
+S_VOID = S_BONE + N_TILES
+S_SIZE = S_VOID + 4
 
 ST_PLAYING, ST_DOMINO, ST_BLOCKED, ST_CUT = 0, 1, 2, 3
 
@@ -119,10 +122,12 @@ EV_PLAY, EV_DRAW, EV_PASS, EV_REPLACE = 0, 1, 2, 3
 # (bit p = pip p); for a pass 0 and that bit set; for a replacement 1 and -1.
 
 # ---- moves --------------------------------------------------------------
-# A move code is tile * 4 + end, or MOVE_REPLACE. The lead uses end 0
-# (higher pip on the left) or end 1 (lower pip on the left).
-MOVE_REPLACE = 112
-MAX_MOVES = 113
+# A move code is tile * 4 + end (N_ENDS ends: 0 left, 1 right, 2 up, 3 down),
+# or MOVE_REPLACE. The lead uses end 0 (higher pip on the left) or end 1
+# (lower pip on the left).
+N_ENDS = 4
+MOVE_REPLACE = N_TILES * N_ENDS
+MAX_MOVES = MOVE_REPLACE + 1
 
 # ---- move errors (check_move) -------------------------------------------
 ERR_OK = 0

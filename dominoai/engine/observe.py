@@ -8,11 +8,11 @@ offsets) is documented in :mod:`dominoai.observation`.
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from . import kernels as K
 from . import layout as L
+from ..tiles import FULL_MASK, N_TILES
 
 __all__ = ["observe_into", "state_from_observation", "O_SIZE"]
 
@@ -40,9 +40,6 @@ O_HAND_NO = 42
 O_CARRY = 43
 O_STATUS = 44
 O_SIZE = 48
-
-_FULL = np.int64((1 << 28) - 1)
-
 
 @njit(cache=True)
 def observe_into(st, rv, seat, a):
@@ -78,7 +75,7 @@ def observe_into(st, rv, seat, a):
         a[O_VOID + i] = st[L.S_VOID + i]
         a[O_REPL + i] = st[L.S_REPL + i]
     a[O_BONE] = K.bone_left(st)
-    a[O_UNSEEN] = _FULL & ~own & ~st[L.S_PLAYED]
+    a[O_UNSEEN] = FULL_MASK & ~own & ~st[L.S_PLAYED]
     a[O_HAND_NO] = st[L.S_HAND_NO]
     a[O_CARRY] = st[L.S_CARRY]
     a[O_STATUS] = st[L.S_STATUS]
@@ -97,7 +94,7 @@ def state_from_observation(a, players, st):
     st[L.S_NPLAYED] = a[O_NPLAYED]
     st[L.S_BONE_POS] = 0
     st[L.S_BONE_END] = a[O_BONE]
-    for j in range(28):
+    for j in range(N_TILES):
         st[L.S_BONE + j] = -1
     for k in range(4):
         st[L.S_END_PIP + k] = a[O_END_PIP + k]

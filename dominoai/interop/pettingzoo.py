@@ -41,7 +41,7 @@ from dominoai.learn.kernels import game_key
 from dominoai.moves import Move, events_from_rows
 from dominoai.records import record_from_match
 from dominoai.rules import PRESETS, get_rules
-from dominoai.tiles import Tile
+from dominoai.tiles import N_TILES, Tile
 
 __all__ = ["env", "DominoEnv"]
 
@@ -85,7 +85,7 @@ class DominoEnv(AECEnv):
         self._ev = np.zeros((L.MAX_EVENTS, 4), np.int64)
         self._buf = np.zeros(L.MAX_MOVES, np.int64)
         self._a = np.zeros(O_SIZE, np.int64)
-        self._perm = np.zeros(28, np.int64)
+        self._perm = np.zeros(N_TILES, np.int64)
         self._rs = np.zeros(1, np.uint64)
         self._rs[0] = np.random.default_rng().integers(2**63)
         self._moves: list[int] = []
@@ -102,7 +102,7 @@ class DominoEnv(AECEnv):
             self._rs[0] = game_key(np.int64(seed), np.int64(0))
         st = self._st
         K.new_match(st, self._rv)
-        K.deal_perm(self._rs, self._perm, 28)
+        K.deal_perm(self._rs, self._perm, N_TILES)
         leader = K.rng_below(self._rs, self.rules.players)
         self._leader = int(K.start_hand(st, self._rv, self._perm, leader))
         self._moves = []
@@ -182,7 +182,7 @@ class DominoEnv(AECEnv):
 
     def render(self):
         st = self._st
-        hands = " | ".join(" ".join(str(Tile(t)) for t in range(28) if int(st[L.S_HAND + s]) >> t & 1) or "-"
+        hands = " | ".join(" ".join(str(Tile(t)) for t in range(N_TILES) if int(st[L.S_HAND + s]) >> t & 1) or "-"
                            for s in range(self.rules.players))
         events = [str(e) for e in events_from_rows(self._ev[:int(st[L.S_NEVENTS])])]
         text = f"hands {hands}; events {events}"

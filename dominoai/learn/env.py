@@ -9,6 +9,7 @@ from ..engine import layout as L
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
 from ..engine.fast import in_block2_shape
 from ..engine.observe import O_SIZE, observe_into
+from ..tiles import N_TILES
 from ..errors import InputError, check_int, check_number
 from ..game import Match
 from ..moves import Move
@@ -296,11 +297,11 @@ class VectorEnv:
 
     def deals(self, i: int, finished: bool = False) -> list:
         """The deals of game ``i``, one ``(perm, leader)`` per hand: ``perm``
-        the 28 tile ids (seat s holds ``perm[s*hand_size:(s+1)*hand_size]``,
+        the N_TILES tile ids (seat s holds ``perm[s*hand_size:(s+1)*hand_size]``,
         the rest is the boneyard in draw order), ``leader`` the seat that
         led. Errors as :meth:`choices`."""
         h = self._history(i, finished)
-        return [([int(x) for x in h[VK.H_PERM + 28 * k:VK.H_PERM + 28 * (k + 1)]], int(h[VK.H_LEADER + k]))
+        return [([int(x) for x in h[VK.H_PERM + N_TILES * k:VK.H_PERM + N_TILES * (k + 1)]], int(h[VK.H_LEADER + k]))
                 for k in range(int(h[VK.H_NHANDS]))]
 
     def record(self, i: int, finished: bool = False) -> dict:

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
+from ..engine.layout import MOVE_REPLACE
 from ..errors import InputError, check_int
 from .runs import IMITATE
 from .training import split_hands
@@ -79,7 +80,7 @@ def _values_row(analysis, legal) -> np.ndarray:
                 mv = Move.parse(e["move"])
             except ValueError:
                 continue
-            same = [c for c in legal if c != 112 and mv.tile is not None and c >> 2 == mv.tile.id]
+            same = [c for c in legal if c != MOVE_REPLACE and mv.tile is not None and c >> 2 == mv.tile.id]
             code = same[0] if len(same) == 1 else None
         if code is not None:
             row[code] = e["value"]
@@ -136,7 +137,7 @@ def decisions(records) -> dict:
                     move = Move(mv.tile, mv.end)
                     code = move.code
                 if code not in legal:   # an end equivalent to the listed one: the tile's listed id
-                    same = [c for c in legal if c >> 2 == code >> 2 and c != 112]
+                    same = [c for c in legal if c >> 2 == code >> 2 and c != MOVE_REPLACE]
                     code = same[0] if same else code
                 mask = np.zeros(N_ACTIONS, bool)
                 mask[legal] = True

@@ -31,13 +31,15 @@ import numpy as np
 from numba import njit
 
 from ..bots.pimc.rollouts import medium_move
+from ..engine import block2 as B
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine import observe as O
 from ..engine.encode import F_HAND, F_LINE, F_RAW, F_UNSEEN, F_VOID, N_ACTIONS, OBS_SIZE, RAW_FIELDS, encode_into
 from ..engine.observe import O_SIZE, observe_into, state_from_observation
+from ..engine.rng import GOLDEN
 from ..nets.hardeval import hard_eval_into, hard_scratch
-from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW
+from ..tiles import FULL_MASK, N_PIPS, N_TILES, PIP_MASK
 
 class Games(NamedTuple):
     """The games of a batch and their settings (module docstring)."""
@@ -115,72 +117,24 @@ H_NHANDS = 0
 H_OVER = 1        # 1 when the history overflowed (no record then)
 H_LEADER = 2                        # MAX_HANDS leaders
 H_NMOVES = H_LEADER + MAX_HANDS     # MAX_HANDS counts
-H_PERM = H_NMOVES + MAX_HANDS       # MAX_HANDS x 28 tile ids
-H_MOVES = H_PERM + MAX_HANDS * 28   # MAX_HANDS x MAX_CHOICES codes
+H_PERM = H_NMOVES + MAX_HANDS       # MAX_HANDS x N_TILES tile ids
+H_MOVES = H_PERM + MAX_HANDS * N_TILES  # MAX_HANDS x MAX_CHOICES codes
 H_SIZE = H_MOVES + MAX_HANDS * MAX_CHOICES
 H_SIZE_HAND = H_MOVES + MAX_CHOICES  # enough for hand mode (one hand)
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_HIGH = TILE_HIGH.copy()
-_LOW = TILE_LOW.copy()
-_DBL = TILE_IS_DOUBLE.copy()
-_PIPMASK = PIP_MASK.copy()
 _ONE = np.int64(1)
-_DOMINO = np.int64(L.ST_DOMINO)
-_BLOCKED = np.int64(L.ST_BLOCKED)
-_FULL28 = np.int64((1 << 28) - 1)
 
-
-@njit(cache=True, inline="always")
-def apply_block2(st, rv, move):
-    """:func:`dominoai.engine.kernels.apply_move` for rules in the block2
-    shape (:func:`dominoai.engine.fast.in_block2_shape`: two seats, no
-    drawing, no spinner, no end scoring, no replacements) on a state that
-    logs no events: the same state afterwards, field by field, with the two
-    ends and the seats' turns kept in locals. ``move`` is a legal move code."""
-    cur = st[L.S_CUR]
-    t = move >> 2
-    k = move & 3
-    st[L.S_HAND + cur] &= ~(_ONE << t)
-    hi = _HIGH[t]
-    lo = _LOW[t]
-    kind = 1 if _DBL[t] else 0
-    if st[L.S_NPLAYED] == 0:
-        if k == 1:
-            hi, lo = lo, hi
-        st[L.S_END_PIP] = hi
-        st[L.S_END_PIP + 1] = lo
-        st[L.S_END_KIND] = kind
-        st[L.S_END_KIND + 1] = kind
-        st[L.S_LEAD_TILE] = t
-    else:
-        st[L.S_END_PIP + k] = hi + lo - st[L.S_END_PIP + k]
-        st[L.S_END_KIND + k] = kind
-    st[L.S_NPLAYED] += 1
-    st[L.S_PLAYED] |= _ONE << t
-    st[L.S_MUST] = -1
-    st[L.S_LAST] = cur
-    if st[L.S_HAND + cur] == 0:
-        K.finish_hand(st, rv, _DOMINO)
-        return
-    e0 = st[L.S_END_PIP]
-    e1 = st[L.S_END_PIP + 1]
-    om = _PIPMASK[e0] | _PIPMASK[e1]
-    other = 1 - cur
-    if st[L.S_HAND + other] & om:
-        st[L.S_CUR] = other
-    elif st[L.S_HAND + cur] & om:
-        st[L.S_VOID + other] |= (_ONE << e0) | (_ONE << e1)  # a forced pass
-        st[L.S_CUR] = cur
-    else:  # nobody can play: blocked (finish_hand reads the last layer from S_CUR)
-        K.finish_hand(st, rv, _BLOCKED)
+#: :func:`dominoai.engine.kernels.apply_move` for rules in the block2 shape
+#: on a state that logs no events (the general path's moves when
+#: ``C_BLOCK2``): :func:`dominoai.engine.block2.apply`
+apply_block2 = B.apply
 
 
 @njit(cache=True, inline="always")
 def _apply(G, x, s, move):
     """Make a legal move in the state ``s`` of a game of ``G``."""
     if G.cfg[C_BLOCK2]:
-        apply_block2(s, G.rv, move)
+        B.apply(s, G.rv, move)
     else:
         K.apply_move(s, G.rv, x.ev, move)
 
@@ -191,7 +145,7 @@ def game_key(seed, index):
     under ``seed`` (int64): two SplitMix64 mixes of both, so that every
     (seed, index) pair starts its own stream. Returns a ``uint64``."""
     rs = np.zeros(1, np.uint64)
-    rs[0] = np.uint64(seed) * _GOLDEN
+    rs[0] = np.uint64(seed) * GOLDEN
     K.rng_next(rs)
     rs[0] = K.rng_next(rs) ^ (np.uint64(index) * np.uint64(0xD1B54A32D192ED03))
     return K.rng_next(rs)
@@ -209,8 +163,8 @@ def _hist_hand(hist, g, perm, leader):
         return
     h[H_LEADER + i] = leader
     h[H_NMOVES + i] = 0
-    for j in range(28):
-        h[H_PERM + i * 28 + j] = perm[j]
+    for j in range(N_TILES):
+        h[H_PERM + i * N_TILES + j] = perm[j]
     h[H_NHANDS] = i + 1
 
 
@@ -231,71 +185,11 @@ def _hist_move(hist, g, code):
 
 
 # ---- the fused Block step (C_FUSED): block2-shaped rules, easy or hard
-# opponents, a learner seat. The hand's fields live in locals from the learner's move
-# until the learner decides again or the hand ends; the observation and mask
-# are written straight from the state row. Same games, states and outputs as
-# the general path (legal_moves, _opponent, apply_block2, observe_into,
-# encode_into), choice for choice and draw for draw.
-_C1 = np.uint64(0xBF58476D1CE4E5B9)
-_C2 = np.uint64(0x94D049BB133111EB)
-_U30, _U27, _U31, _U33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
-
-
-@njit(cache=True, inline="always")
-def _below(r, n):
-    """:func:`~dominoai.engine.kernels.rng_below` on a SplitMix64 state held
-    in a local: returns the next state and a uniform integer in ``[0, n)``."""
-    x = r + _GOLDEN
-    z = (x ^ (x >> _U30)) * _C1
-    z = (z ^ (z >> _U27)) * _C2
-    z = z ^ (z >> _U31)
-    return x, (np.int64(z >> _U33) * n) >> 31
-
-
-@njit(cache=True, inline="always")
-def _b2_nth(tiles, npl, e0, e1, i):
-    """The i-th move code of ``legal_moves``'s list for the seat holding the
-    playable ``tiles`` (the lead when ``npl`` is 0, else the ends ``e0``,
-    ``e1``)."""
-    if npl == 0:
-        return K.nth_tile(tiles, i) * 4
-    m0 = tiles & _PIPMASK[e0]
-    c0 = K.popcount(m0)
-    if i < c0:
-        return K.nth_tile(m0, i) * 4
-    return K.nth_tile(tiles & _PIPMASK[e1], i - c0) * 4 + 1
-
-
-@njit(cache=True, inline="always")
-def _b2_count(tiles, npl, e0, e1):
-    """How many moves ``legal_moves`` lists for the playable ``tiles``."""
-    if npl == 0:
-        return K.popcount(tiles)
-    n = K.popcount(tiles & _PIPMASK[e0])
-    if e1 != e0:
-        n += K.popcount(tiles & _PIPMASK[e1])
-    return n
-
-
-@njit(cache=True, inline="always")
-def _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1):
-    """Write the hand's fields kept in locals back into state row g."""
-    st[g, L.S_HAND] = h0
-    st[g, L.S_HAND + 1] = h1
-    st[g, L.S_CUR] = cur
-    st[g, L.S_NPLAYED] = npl
-    st[g, L.S_END_PIP] = e0
-    st[g, L.S_END_PIP + 1] = e1
-    st[g, L.S_END_KIND] = k0
-    st[g, L.S_END_KIND + 1] = k1
-    st[g, L.S_PLAYED] = played
-    st[g, L.S_LEAD_TILE] = lead
-    st[g, L.S_MUST] = must
-    st[g, L.S_LAST] = last
-    st[g, L.S_VOID] = v0
-    st[g, L.S_VOID + 1] = v1
-
-
+# opponents, a learner seat. The hand lives in registers (a block2.Hand2) from
+# the learner's move until the learner decides again or the hand ends; the
+# observation and mask are written straight from the state row. Same games,
+# states and outputs as the general path (legal_moves, _opponent, apply_block2,
+# observe_into, encode_into), choice for choice and draw for draw.
 @njit(cache=True, inline="always")
 def _fused_scratch(G, x):
     """The arrays ``hard`` needs on the fused path, as one plain tuple:
@@ -320,69 +214,18 @@ def _b2_hard(st, rv, g, F):
 
 
 @njit(cache=True, inline="always")
-def _b2_lay(v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1):
-    """The seat ``cur`` lays the legal move code ``v`` on a hand held in
-    locals (both hands, the tiles laid, the two ends and their kinds, the
-    lead tile, the voids): returns the fields afterwards, then ``status``:
-    0 while the hand goes on (``cur`` is then the seat to move: the other
-    one, or the same after a forced pass, which marks the other's voids),
-    ``ST_DOMINO`` or ``ST_BLOCKED`` (``cur`` is then the seat that laid,
-    as :func:`~dominoai.engine.kernels.finish_hand` expects). Plain
-    integers only, so that the loops that call it handle no array."""
-    t = v >> 2
-    bit = _ONE << t
-    if cur == 0:
-        h0 &= ~bit
-        hc, ho = h0, h1
-    else:
-        h1 &= ~bit
-        hc, ho = h1, h0
-    hi = _HIGH[t]
-    lo = _LOW[t]
-    kind = _DBL[t]
-    if npl == 0:
-        if v & 3 == 1:
-            hi, lo = lo, hi
-        e0 = hi
-        e1 = lo
-        k0 = kind
-        k1 = kind
-        lead = t
-    elif v & 3 == 0:
-        e0 = hi + lo - e0
-        k0 = kind
-    else:
-        e1 = hi + lo - e1
-        k1 = kind
-    npl += 1
-    played |= bit
-    status = 0
-    if hc == 0:
-        status = _DOMINO
-    else:
-        om = _PIPMASK[e0] | _PIPMASK[e1]
-        if ho & om:
-            cur = 1 - cur
-        elif hc & om:
-            if cur == 0:
-                v1 |= (_ONE << e0) | (_ONE << e1)
-            else:
-                v0 |= (_ONE << e0) | (_ONE << e1)
-        else:
-            status = _BLOCKED
-    return cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status
-
-
-@njit(cache=True, inline="always")
-def _b2_easy(r, tiles, npl, e0, e1):
-    """``easy``'s move among the playable ``tiles`` (:func:`_b2_nth`'s
-    order): the only one, or a uniform draw from the RNG state ``r``.
-    Returns the next state and the move code."""
-    n = _b2_count(tiles, npl, e0, e1)
-    i = 0
-    if n > 1:
-        r, i = _below(r, n)
-    return r, _b2_nth(tiles, npl, e0, e1, i)
+def _b2_pick(h, r, hard):
+    """The opponent's move in a game whose hand in play is the
+    :class:`~dominoai.engine.block2.Hand2` ``h``: the only one, or
+    ``easy``'s uniform draw from the RNG state ``r`` (``uint64``, in a
+    local); -1 when ``hard`` decides (more than one move: the caller
+    stores the hand and calls :func:`_b2_hard`). Returns the next RNG
+    state and the move. Integers only: an array passed to a kernel, even
+    an inlined one, is a reference counted at every reply."""
+    tiles = B.playable(h)
+    if hard and B.n_moves(tiles, h.npl, h.e0, h.e1) > 1:
+        return r, -_ONE
+    return B.easy_move(r, tiles, h.npl, h.e0, h.e1)
 
 
 @njit(cache=True)
@@ -394,48 +237,27 @@ def _b2_run(st, rs, hist, rv, g, seat, v, hard, F):
     :func:`~dominoai.engine.kernels.finish_hand` scores it and ``st[g,
     S_CUR]`` is -1). With ``easy`` the state row is read once and written
     once; ``hard`` reads it before each of its choices. One game per call:
-    :func:`b2_step` plays the batch with the same helpers."""
-    cur = st[g, L.S_CUR]
-    if v < 0 and cur == seat:
+    :func:`b2_step` plays the batch with the same kernels."""
+    if v < 0 and st[g, L.S_CUR] == seat:
         return
-    h0 = st[g, L.S_HAND]
-    h1 = st[g, L.S_HAND + 1]
-    npl = st[g, L.S_NPLAYED]
-    e0 = st[g, L.S_END_PIP]
-    e1 = st[g, L.S_END_PIP + 1]
-    k0 = st[g, L.S_END_KIND]
-    k1 = st[g, L.S_END_KIND + 1]
-    played = st[g, L.S_PLAYED]
-    lead = st[g, L.S_LEAD_TILE]
-    must = st[g, L.S_MUST]
-    last = st[g, L.S_LAST]
-    v0 = st[g, L.S_VOID]
-    v1 = st[g, L.S_VOID + 1]
+    h = B.load(st, (g,))
     r = rs[g]
     if v < 0:  # the opponent decides first (a fresh deal)
-        hand = h0 if cur == 0 else h1
-        tiles = hand & (_ONE << must) if must >= 0 else hand
-        if hard and _b2_count(tiles, npl, e0, e1) > 1:
+        r, v = _b2_pick(h, r, hard)
+        if v < 0:
+            B.store(st, (g,), h, True)
             v = _b2_hard(st, rv, g, F)
-        else:
-            r, v = _b2_easy(r, tiles, npl, e0, e1)
         _hist_move(hist, g, v)
     while True:
-        last = cur
-        must = -1
-        cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status = _b2_lay(
-            v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1)
-        if status or cur == seat:
+        h, status = B.lay(h, v)
+        if status or h.cur == seat:
             break
-        # the opponent: the only move; hard's; or easy's uniform draw from the RNG
-        hc = h0 if cur == 0 else h1
-        if hard and _b2_count(hc, npl, e0, e1) > 1:
-            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+        r, v = _b2_pick(h, r, hard)
+        if v < 0:
+            B.store(st, (g,), h, True)
             v = _b2_hard(st, rv, g, F)
-        else:
-            r, v = _b2_easy(r, hc, npl, e0, e1)
         _hist_move(hist, g, v)
-    _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+    B.store(st, (g,), h, True)
     rs[g] = r
     if status:
         K.finish_hand(st[g], rv, status)
@@ -471,16 +293,16 @@ def b2_outputs(st, meta, obs, mask, active, lo, hi, masks):
         seat = meta[g, M_SEAT]
         own = st[g, L.S_HAND + seat]
         line = st[g, L.S_PLAYED]
-        unseen = _FULL28 & ~own & ~line
-        for t in range(28):
+        unseen = FULL_MASK & ~own & ~line
+        for t in range(N_TILES):
             obs[g, F_HAND + t] = (own >> t) & 1
             obs[g, F_LINE + t] = (line >> t) & 1
             obs[g, F_UNSEEN + t] = (unseen >> t) & 1
         for i in range(2):
             vd = st[g, L.S_VOID + i]
-            for p in range(7):
-                obs[g, F_VOID + 7 * i + p] = (vd >> p) & 1
-        for j in range(F_VOID + 14, F_RAW):
+            for p in range(N_PIPS):
+                obs[g, F_VOID + N_PIPS * i + p] = (vd >> p) & 1
+        for j in range(F_VOID + 2 * N_PIPS, F_RAW):
             obs[g, j] = 0
         cur = st[g, L.S_CUR]
         obs[g, F_RAW] = seat
@@ -528,12 +350,12 @@ def b2_outputs(st, meta, obs, mask, active, lo, hi, masks):
             continue
         e0 = st[g, L.S_END_PIP]
         e1 = st[g, L.S_END_PIP + 1]
-        t0 = tiles & _PIPMASK[e0]
+        t0 = tiles & PIP_MASK[e0]
         while t0:
             mask[g, K.lowest_tile(t0) * 4] = True
             t0 &= t0 - 1
         if e1 != e0:
-            t1 = tiles & _PIPMASK[e1]
+            t1 = tiles & PIP_MASK[e1]
             while t1:
                 mask[g, K.lowest_tile(t1) * 4 + 1] = True
                 t1 &= t1 - 1
@@ -545,17 +367,17 @@ def new_scratch(n_reward):
     feats, vals, wi, wf = hard_scratch()
     return Scratch(np.zeros(L.MAX_MOVES, np.int64), np.zeros(O_SIZE, np.int64),
                    np.zeros(L.S_SIZE, np.int64), feats, vals, wi, wf, np.zeros(4, np.float64),
-                   np.zeros(28, np.int64), np.zeros(n_reward, np.float64), np.zeros((1, 4), np.int64))
+                   np.zeros(N_TILES, np.int64), np.zeros(n_reward, np.float64), np.zeros((1, 4), np.int64))
 
 
 @njit(cache=True)
 def _deal_hand(st, rs, hist, rv, perm, g):
     """Deal the next hand of game g's match from its RNG and start it
-    (``perm``: ``int64`` scratch of 28)."""
+    (``perm``: ``int64`` scratch of ``N_TILES``)."""
     r = rs[g:g + 1]
     n = rv[L.R_PLAYERS]
     # only the dealt tiles need a random order where nobody draws
-    K.deal_perm(r, perm, 28 if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
+    K.deal_perm(r, perm, N_TILES if rv[L.R_DRAWING] else n * rv[L.R_HAND_SIZE])
     leader = K.rng_below(r, n)
     got = K.start_hand(st[g], rv, perm, leader)
     _hist_hand(hist, g, perm, got)
@@ -782,10 +604,11 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
     S_CUR]`` -1 for :func:`_settle`. Clears ``reward``, ``done`` and
     ``M_SKIPPED`` of every game.
 
-    The hand's fields live in locals from the learner's move to its next
-    decision, and the loop calls no function with an array in the common
-    case (``easy``, the hand going on): reference counting of the arrays at
-    each such call cost more than the moves themselves."""
+    The hand lives in registers (a :class:`~dominoai.engine.block2.Hand2`)
+    from the learner's move to its next decision, and the loop calls no
+    function with an array in the common case (``easy``, the hand going
+    on): reference counting of the arrays at each such call cost more than
+    the moves themselves."""
     keep = hist.shape[2] > 0
     one_hand = cfg[C_MATCH] == 0
     sign = cfg[C_SIGN]
@@ -806,45 +629,27 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
             _hist_move(hist, g, v)
         meta[g, M_DECIDED] += 1
         seat = meta[g, M_SEAT]
-        cur = st[g, L.S_CUR]
-        h0 = st[g, L.S_HAND]
-        h1 = st[g, L.S_HAND + 1]
-        npl = st[g, L.S_NPLAYED]
-        e0 = st[g, L.S_END_PIP]
-        e1 = st[g, L.S_END_PIP + 1]
-        k0 = st[g, L.S_END_KIND]
-        k1 = st[g, L.S_END_KIND + 1]
-        played = st[g, L.S_PLAYED]
-        lead = st[g, L.S_LEAD_TILE]
-        must = st[g, L.S_MUST]
-        last = st[g, L.S_LAST]
-        v0 = st[g, L.S_VOID]
-        v1 = st[g, L.S_VOID + 1]
+        h = B.load(st, (g,))
         r = rs[g]
-        while True:  # v is laid by cur
-            last = cur
-            must = -1
-            cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1, status = _b2_lay(
-                v, cur, h0, h1, npl, e0, e1, k0, k1, played, lead, v0, v1)
+        write = True  # the hand in h is to be stored at the end
+        while True:  # v is laid by h.cur
+            h, status = B.lay(h, v)
             if status == 0:
-                if cur == seat:
+                if h.cur == seat:
                     break
-                # the opponent: the only move; hard's; or easy's uniform draw from the RNG
-                hc = h0 if cur == 0 else h1
-                if hard and _b2_count(hc, npl, e0, e1) > 1:
-                    _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+                r, v = _b2_pick(h, r, hard)
+                if v < 0:
+                    B.store(st, (g,), h, True)
                     v = _b2_hard(st, rv, g, F)
-                else:
-                    r, v = _b2_easy(r, hc, npl, e0, e1)
                 if keep:
                     _hist_move(hist, g, v)
                 continue
             # the hand is over: score it
-            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+            B.store(st, (g,), h, True)
             rs[g] = r
             K.finish_hand(st[g], rv, status)
             if not one_hand:
-                cur = -1  # stored; _settle scores it and deals the next hand
+                write = False  # stored; _settle scores it and deals the next hand
                 break
             p = sign * st[g, L.S_POINTS + seat]
             m = _scale(p - (sign * (st[g, L.S_POINTS] + st[g, L.S_POINTS + 1]) - p), scale)
@@ -881,33 +686,18 @@ def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, pe
                 hist[g, 0, H_NHANDS] = 0
                 hist[g, 0, H_OVER] = 0
                 _hist_hand(hist, g, perm, got)
-            cur = st[g, L.S_CUR]
-            h0 = st[g, L.S_HAND]
-            h1 = st[g, L.S_HAND + 1]
-            npl = st[g, L.S_NPLAYED]
-            e0 = st[g, L.S_END_PIP]
-            e1 = st[g, L.S_END_PIP + 1]
-            k0 = st[g, L.S_END_KIND]
-            k1 = st[g, L.S_END_KIND + 1]
-            played = st[g, L.S_PLAYED]
-            lead = st[g, L.S_LEAD_TILE]
-            must = st[g, L.S_MUST]
-            last = st[g, L.S_LAST]
-            v0 = st[g, L.S_VOID]
-            v1 = st[g, L.S_VOID + 1]
+            h = B.load(st, (g,))
             r = rs[g]
-            if cur == seat:
+            if h.cur == seat:
                 break
-            hand = h0 if cur == 0 else h1
-            tiles = hand & (_ONE << must) if must >= 0 else hand
-            if hard and _b2_count(tiles, npl, e0, e1) > 1:
+            r, v = _b2_pick(h, r, hard)
+            if v < 0:
+                B.store(st, (g,), h, True)
                 v = _b2_hard(st, rv, g, F)
-            else:
-                r, v = _b2_easy(r, tiles, npl, e0, e1)
             if keep:
                 _hist_move(hist, g, v)
-        if cur >= 0:
-            _b2_store(st, g, h0, h1, cur, npl, e0, e1, k0, k1, played, lead, must, last, v0, v1)
+        if write:
+            B.store(st, (g,), h, True)
             rs[g] = r
 
 

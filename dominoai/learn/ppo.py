@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import InputError
+from ..tiles import N_TILES
 from .runs import PPO_DEFAULTS
 
 __all__ = ["DEFAULTS", "clipped_surrogate", "PPOBatch", "PPOCoefs", "ppo_loss", "gae", "evaluate", "PPOResult",
@@ -411,7 +412,7 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
         n = env.num_envs
         margin = np.zeros(n)
         live = np.ones(n, bool)
-        for _ in range(4 * 28 * 4):
+        for _ in range(4 * N_TILES * 4):
             if other is None:
                 a = _frozen_greedy(mine, obs, mask)
             else:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..bots.base import BaseBot
 from ..engine.encode import N_ACTIONS, OBS_SIZE, encode
+from ..tiles import N_TILES
 from ..errors import check_int, check_number
 from ..moves import Move
 from ..nets.model import input_scale  # the learned models' input scale (one definition)
@@ -102,7 +103,7 @@ def train(variant: str = "block", opponents: str = "easy", iterations: int = 200
         upd, s = opt.update(g, s, p)
         return optax.apply_updates(p, upd), s
 
-    max_steps = 4 * 28  # far more decisions than one hand of any preset holds
+    max_steps = 4 * N_TILES  # far more decisions than one hand of any preset holds
     run = TrainRun({}, [], dict(variant=variant, opponents=opponents, iterations=iterations,
                                 num_envs=n, hidden=hidden, learning_rate=learning_rate,
                                 reward_scale=reward_scale, seed=seed))

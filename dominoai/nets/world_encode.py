@@ -47,6 +47,7 @@ from numba import njit
 
 from ..engine import kernels as K
 from ..engine import layout as L
+from ..tiles import N_PIPS, N_TILES
 
 __all__ = ["WORLD_SIZE", "WORLD_ENCODING_VERSION", "WORLD_RAW_NAMES", "W_HANDS", "W_LINE",
            "W_BONE", "W_ENDS", "W_KINDS", "W_CUR", "W_MUST", "W_SPIN", "W_RAW",
@@ -54,8 +55,19 @@ __all__ = ["WORLD_SIZE", "WORLD_ENCODING_VERSION", "WORLD_RAW_NAMES", "W_HANDS",
 
 #: the version of the world vector's layout; any change to the table raises it
 WORLD_ENCODING_VERSION = 1
-W_HANDS, W_LINE, W_BONE, W_ENDS, W_KINDS = 0, 112, 140, 168, 196
-W_CUR, W_MUST, W_SPIN, W_RAW = 204, 208, 236, 239
+#: where each block of the vector starts (the table above): four seats'
+#: hands of N_TILES each, the line and the boneyard, four ends of N_PIPS
+#: pips and two kinds, four seats to move, the tile to play, three spinner
+#: states
+W_HANDS = 0
+W_LINE = W_HANDS + 4 * N_TILES
+W_BONE = W_LINE + N_TILES
+W_ENDS = W_BONE + N_TILES
+W_KINDS = W_ENDS + 4 * N_PIPS
+W_CUR = W_KINDS + 4 * 2
+W_MUST = W_CUR + 4
+W_SPIN = W_MUST + N_TILES
+W_RAW = W_SPIN + 3
 #: the names of the plain numbers (vector entries ``W_RAW`` on)
 WORLD_RAW_NAMES = ("size[0]", "size[1]", "size[2]", "size[3]", "drawable", "points_own",
                    "points_other", "score_own", "score_other", "target", "repl[0]", "repl[1]",
@@ -86,13 +98,13 @@ def encode_world_into(st, rv, seat, out):
     n = rv[L.R_PLAYERS]
     for k in range(n):
         h = st[L.S_HAND + (seat + k) % n]
-        for t in range(28):
+        for t in range(N_TILES):
             if (h >> t) & 1:
-                out[W_HANDS + 28 * k + t] = 1.0
+                out[W_HANDS + N_TILES * k + t] = 1.0
         out[W_RAW + k] = K.popcount(h)
         out[W_RAW + 10 + k] = st[L.S_REPL + (seat + k) % n]
     line = st[L.S_PLAYED]
-    for t in range(28):
+    for t in range(N_TILES):
         if (line >> t) & 1:
             out[W_LINE + t] = 1.0
     for j in range(st[L.S_BONE_POS], st[L.S_BONE_END]):
@@ -100,7 +112,7 @@ def encode_world_into(st, rv, seat, out):
     for k in range(4):
         p = st[L.S_END_PIP + k]
         if p >= 0:
-            out[W_ENDS + 7 * k + p] = 1.0
+            out[W_ENDS + N_PIPS * k + p] = 1.0
         kind = st[L.S_END_KIND + k]
         if kind == 1:
             out[W_KINDS + 2 * k] = 1.0

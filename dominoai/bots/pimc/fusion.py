@@ -40,6 +40,7 @@ from numba import njit
 
 from ...engine import kernels as K
 from ...engine import layout as L
+from ...engine.rng import GOLDEN, mix64
 from .solver import plain_line, solve_into, solve_line_into
 from .value import hand_value
 
@@ -50,8 +51,6 @@ __all__ = ["MAX_FUSED_MOVES", "FusionTables", "info_key", "new_fusion", "fused_w
 #: there is filed under a key of its own (PIMC's value for it)
 MAX_FUSED_MOVES = 32
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
 #: The tables of a fused search (:func:`new_fusion`): the filed values
 #: (``fkey``, ``frow``, ``fval``, ``fn``, ``fmove``, ``used``) and one
 #: world's before they are filed (``vals2``, ``keys``, ``nn``)
@@ -61,11 +60,9 @@ FusionTables = namedtuple("FusionTables", ["fkey", "frow", "fval", "fn", "fmove"
 
 @njit(cache=True, inline="always")
 def _mix(h, x):
-    """One step of a 64-bit hash (splitmix64's finaliser on ``h ^ x``)."""
-    z = (h ^ np.uint64(x)) * _MIX
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    """One step of a 64-bit hash: SplitMix64's finaliser on ``(h ^ x)``
+    times the generator's increment."""
+    return mix64((h ^ np.uint64(x)) * GOLDEN)
 
 
 @njit(cache=True)

@@ -32,6 +32,7 @@ from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import O_BONE, O_HAND, O_SIZE, O_SIZES, O_UNSEEN, observe_into
 from ...nets.hardeval import hard_eval_into
+from ...tiles import FULL_MASK, N_TILES
 from ..worlds.evidence import event_time
 from .playnet import PLAY_NEURAL, first_layer_into, hand_delta_into, net_log_prob_block, new_first_layer
 
@@ -44,7 +45,7 @@ __all__ = ["play_likelihood", "new_play_tables", "new_row_cache",
 #: the row ``cache`` (``(ckey, cval)``, :func:`new_row_cache`) and, for the
 #: ``neural`` play model, ``first`` (``(pre, delta)``, :func:`net_tables`;
 #: by default :data:`NO_FIRST`, for the ``hard`` model only)
-NO_FIRST = (np.zeros((1, 1), np.float32), np.zeros((28, 1), np.float32))
+NO_FIRST = (np.zeros((1, 1), np.float32), np.zeros((N_TILES, 1), np.float32))
 PlayModel = namedtuple("PlayModel", ["rows", "tables", "cache", "first"], defaults=(NO_FIRST,))
 
 
@@ -79,7 +80,6 @@ def play_likelihood(wst, evs, nev, rv, me, cfg, ws):
 # the columns of the play tables' ``meta`` (one row per tabled event)
 T_KIND, T_SEAT, T_TILE, T_END, T_LEAD, T_LATER, T_EVENT, T_TIME, T_KNOWN = range(9)
 _T_PLAY, _T_PASS = 0, 1
-_FULL = np.int64((1 << 28) - 1)
 
 
 @njit(cache=True)
@@ -418,7 +418,7 @@ def _row_factor(d, h, s, meta, states, obs, rv, policy_weight, sharp_weight, mix
             return -np.inf, -np.inf
         a = obs[d]
         a[O_HAND] = h
-        a[O_UNSEEN] = _FULL & ~h & ~st[L.S_PLAYED]
+        a[O_UNSEEN] = FULL_MASK & ~h & ~st[L.S_PLAYED]
         hard_eval_into(st, rv, a, buf, n, hw, feats, vals, wi, wf)
         vmax = -np.inf
         for c in range(n):

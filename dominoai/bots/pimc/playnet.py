@@ -45,6 +45,7 @@ from ...engine.encode import F_HAND, F_UNSEEN, encode_into
 from ...engine.layout import R_PLAYERS
 from ...engine.observe import O_HAND, O_LINE, O_UNSEEN
 from ...nets.features import action_features_into, add_feature_term
+from ...tiles import FULL_MASK, N_TILES
 
 __all__ = ["PLAY_MODELS", "PLAY_HARD", "PLAY_NEURAL", "new_first_layer", "first_layer_into",
            "hand_delta_into", "net_logits_into", "net_log_prob", "net_log_prob_block", "log_softmax_pick",
@@ -56,7 +57,6 @@ PLAY_MODELS = ("hard", "neural")
 PLAY_HARD = 0
 PLAY_NEURAL = 1
 
-_FULL = np.int64((1 << 28) - 1)
 #: the action-feature block ``(fw, fb)`` of a policy without one (no feature)
 NO_BLOCK = (np.zeros((1, 0), np.float32), np.zeros(0, np.float32))
 
@@ -65,24 +65,24 @@ NO_BLOCK = (np.zeros((1, 0), np.float32), np.zeros(0, np.float32))
 def new_first_layer(n_rows, net, on):
     """Empty first-layer tables ``(pre, delta)`` for ``n_rows`` tabled rows
     of the network ``net`` (``(scale, weights, shapes)``): ``pre``
-    (``float32``, ``(n_rows, fan_out)``) and ``delta`` (``float32``, ``(28,
+    (``float32``, ``(n_rows, fan_out)``) and ``delta`` (``float32``, ``(N_TILES,
     fan_out)``), ``fan_out`` the first layer's outputs; ``(1, 1)`` each
     when not ``on``."""
     if not on:
-        return np.zeros((1, 1), np.float32), np.zeros((28, 1), np.float32)
+        return np.zeros((1, 1), np.float32), np.zeros((N_TILES, 1), np.float32)
     fo = net[2][0, 1]
-    return np.zeros((max(n_rows, 1), fo), np.float32), np.zeros((28, fo), np.float32)
+    return np.zeros((max(n_rows, 1), fo), np.float32), np.zeros((N_TILES, fo), np.float32)
 
 
 @njit(cache=True)
 def hand_delta_into(net, delta):
-    """``delta[t]`` (``float32``, ``(28, fan_out)``, out) = the first layer's
+    """``delta[t]`` (``float32``, ``(N_TILES, fan_out)``, out) = the first layer's
     weights of the input "the seat holds tile ``t``" minus those of "tile
     ``t`` is unseen", each times its input scale: what holding ``t`` adds to
     the first layer of an observation where ``t`` was unseen."""
     scale, weights, shapes = net
     fo = shapes[0, 1]
-    for t in range(28):
+    for t in range(N_TILES):
         ih = F_HAND + t
         iu = F_UNSEEN + t
         for j in range(fo):
@@ -99,7 +99,7 @@ def first_layer_into(a, net, x, out):
     ``float32`` scratch of ``OBS_SIZE``."""
     scale, weights, shapes = net
     a[O_HAND] = 0
-    a[O_UNSEEN] = _FULL & ~a[O_LINE]
+    a[O_UNSEEN] = FULL_MASK & ~a[O_LINE]
     encode_into(a, x)
     fi = shapes[0, 0]
     fo = shapes[0, 1]
@@ -133,7 +133,7 @@ def net_logits_into(pre, delta, h, buf, n, net, h0, h1, logits):
     src = h0
     for j in range(fo):
         src[j] = pre[j]
-    for t in range(28):
+    for t in range(N_TILES):
         if (h >> t) & 1:
             dt = delta[t]
             for j in range(fo):
@@ -213,7 +213,7 @@ def net_log_prob_block(pre, delta, h, buf, n, k, net, h0, h1, logits, block, a, 
     if fb.shape[0] > 0:
         st, feats, vals, wi, wf, fe, wv = fscratch
         a[O_HAND] = h
-        a[O_UNSEEN] = _FULL & ~a[O_LINE] & ~h
+        a[O_UNSEEN] = FULL_MASK & ~a[O_LINE] & ~h
         action_features_into(a, rv, rv[R_PLAYERS], buf, n, st, feats, vals, wi, wf, fe)
         add_feature_term(hl, fw, fb, buf, fe, n, wv, logits)
     if inv_temp != 1.0:

@@ -45,8 +45,6 @@ __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playou
 POLICIES = ("random", "medium", "hard", "neural")
 _POLICY_ID = {name: i for i, name in enumerate(POLICIES)}
 
-_PIPS = TILE_PIPS.copy()
-_HIGH = TILE_HIGH.copy()
 
 def rollout_policy_id(name: str, rv: np.ndarray) -> int:
     """The rollout policy's kernel id (its index in :data:`POLICIES`) for the
@@ -91,7 +89,7 @@ def medium_move(st, rv, buf, n, scratch):
             before = scratch[L.S_POINTS + sd]
             K.lay_and_score(scratch, rv, seat, t, c & 3)
             pts = scratch[L.S_POINTS + sd] - before
-        key = (pts * 16 + _PIPS[t]) * 8 + _HIGH[t]
+        key = (pts * 16 + TILE_PIPS[t]) * 8 + TILE_HIGH[t]
         if key > bkey:
             bkey = key
             best = i

@@ -22,10 +22,6 @@ from .value import hand_value
 
 __all__ = ["solve", "solve_into", "solve_line_into", "plain_line", "order_moves"]
 
-_PIPS = TILE_PIPS.copy()
-_HIGH = TILE_HIGH.copy()
-_LOW = TILE_LOW.copy()
-_PIPMASK = PIP_MASK.copy()
 _BIG = 1 << 40
 
 
@@ -35,9 +31,9 @@ def order_moves(buf, n):
     replacement last: good moves early, more cut-offs (stable)."""
     for i in range(1, n):
         c = buf[i]
-        kc = -1 if c == L.MOVE_REPLACE else _PIPS[c >> 2]
+        kc = -1 if c == L.MOVE_REPLACE else TILE_PIPS[c >> 2]
         j = i - 1
-        while j >= 0 and (-1 if buf[j] == L.MOVE_REPLACE else _PIPS[buf[j] >> 2]) < kc:
+        while j >= 0 and (-1 if buf[j] == L.MOVE_REPLACE else TILE_PIPS[buf[j] >> 2]) < kc:
             buf[j + 1] = buf[j]
             j -= 1
         buf[j + 1] = c
@@ -144,13 +140,13 @@ def _line_moves(st, out):
     n = 0
     e0 = st[L.S_END_PIP]
     e1 = st[L.S_END_PIP + 1]
-    m = hand & _PIPMASK[e0]
+    m = hand & PIP_MASK[e0]
     while m:
         out[n] = K.lowest_tile(m) * 4
         m &= m - 1
         n += 1
     if e1 != e0:
-        m = hand & _PIPMASK[e1]
+        m = hand & PIP_MASK[e1]
         while m:
             out[n] = K.lowest_tile(m) * 4 + 1
             m &= m - 1
@@ -229,7 +225,7 @@ def solve_line_into(stack, bufs, meta, rv, seat, p0, nodes):
             child[L.S_HAND + i] = st[L.S_HAND + i]
         t = code >> 2
         k = code & 3
-        child[L.S_END_PIP + k] = _HIGH[t] + _LOW[t] - st[L.S_END_PIP + k]
+        child[L.S_END_PIP + k] = TILE_HIGH[t] + TILE_LOW[t] - st[L.S_END_PIP + k]
         child[L.S_END_PIP + 1 - k] = st[L.S_END_PIP + 1 - k]
         child[L.S_HAND + cur] &= ~(np.int64(1) << t)
         alpha[d + 1] = alpha[d]
@@ -239,7 +235,7 @@ def solve_line_into(stack, bufs, meta, rv, seat, p0, nodes):
         if child[L.S_HAND + cur] == 0:
             status = L.ST_DOMINO
         else:
-            om = _PIPMASK[child[L.S_END_PIP]] | _PIPMASK[child[L.S_END_PIP + 1]]
+            om = PIP_MASK[child[L.S_END_PIP]] | PIP_MASK[child[L.S_END_PIP + 1]]
             nxt = -1
             for j in range(1, npl + 1):
                 s2 = cur + j

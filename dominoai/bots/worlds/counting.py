@@ -29,6 +29,7 @@ from numba import njit
 
 from ...engine import kernels as K
 from ...engine.observe import O_BONE, O_SIZES, O_UNSEEN
+from ...tiles import N_TILES
 from .evidence import MAXP, MAXR, read_evidence
 
 __all__ = ["MAXC", "HSIZE", "Parts", "count_assignments", "holder_count", "tile_classes",
@@ -73,7 +74,7 @@ def tile_classes(a, evidence):
         pvb)``, ``int64``: the ``T`` unseen ``tiles`` (ids, ascending) and
         their allowed holders ``allow`` (``(T,)``, bit h = holder h, bit H =
         the boneyard); per holder the class of each tile id ``cls``
-        (``(H, 28)``, -1: not allowed), ``ncls`` classes with first allowed
+        (``(H, N_TILES)``, -1: not allowed), ``ncls`` classes with first allowed
         slot group ``cls_a``, replacement bits ``cls_vb`` (bit r: the tile
         fitted at replacement r) and ``cls_n`` tiles each (``(H, MAXC)``);
         ``ra`` the first slot group after each replacement (``(H, MAXR)``);
@@ -86,7 +87,7 @@ def tile_classes(a, evidence):
     tiles = np.zeros(T, np.int64)
     K.tiles_into(U, tiles)
     allow = np.zeros(T, np.int64)
-    cls = np.full((max(H, 1), 28), -1, np.int64)
+    cls = np.full((max(H, 1), N_TILES), -1, np.int64)
     ncls = np.zeros(max(H, 1), np.int64)
     cls_a = np.zeros((max(H, 1), MAXC), np.int64)
     cls_vb = np.zeros((max(H, 1), MAXC), np.int64)

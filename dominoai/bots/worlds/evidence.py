@@ -29,20 +29,16 @@ from numba import njit
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import O_CUR, O_HAND_NO, O_SEAT
-from ...tiles import HEAVY_ORDER, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE
+from ...tiles import HEAVY_ORDER, MAX_PIP, N_PIPS, N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE
 
 __all__ = ["MAXG", "MAXV", "MAXP", "MAXR", "pips_to_tiles", "better_leads", "read_evidence",
            "event_time"]
 
-_PM = PIP_MASK.copy()
-_HIGH = TILE_HIGH.copy()
-_DBL = TILE_IS_DOUBLE.copy()
-_HEAVY = HEAVY_ORDER.copy()
 _ONE = np.int64(1)
 
 MAXG = 32      # slot groups per seat (deal + draws + replacements)
 MAXV = 256     # void events per seat
-MAXP = 28      # tiles a seat played from an unknown slot
+MAXP = N_TILES  # tiles a seat played from an unknown slot
 MAXR = 8       # replacements per seat in a hand
 
 
@@ -58,9 +54,9 @@ def pips_to_tiles(bits):
     """Mask (``int64``, bit t = tile id t) of the tiles showing any pip of the
     bit set ``bits`` (bit p = pip p)."""
     m = np.int64(0)
-    for p in range(7):
+    for p in range(N_PIPS):
         if (bits >> p) & 1:
-            m |= _PM[p]
+            m |= PIP_MASK[p]
     return m
 
 
@@ -70,14 +66,14 @@ def better_leads(t):
     ``t`` under ``highest_double``: the higher doubles if ``t`` is a double,
     else every double and every tile heavier than ``t``."""
     m = np.int64(0)
-    if _DBL[t]:
-        for d in range(_HIGH[t] + 1, 7):
+    if TILE_IS_DOUBLE[t]:
+        for d in range(TILE_HIGH[t] + 1, MAX_PIP + 1):
             m |= _ONE << (d * (d + 1) // 2 + d)
         return m
-    for d in range(7):
+    for d in range(N_PIPS):
         m |= _ONE << (d * (d + 1) // 2 + d)
-    for j in range(28):
-        u = _HEAVY[j]
+    for j in range(N_TILES):
+        u = HEAVY_ORDER[j]
         if u == t:
             break
         m |= _ONE << u

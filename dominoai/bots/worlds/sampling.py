@@ -30,6 +30,7 @@ from numba import njit
 
 from ...engine import kernels as K
 from ...engine import layout as L
+from ...tiles import N_TILES
 from .counting import HSIZE, build_parts, holder_count
 
 __all__ = ["Belief", "draw_world", "drawn_world_weight", "sample_many", "world_weight",
@@ -105,7 +106,7 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
     for h in range(H):
         code += caps[h] * rad[h]
         wst[L.S_HAND + hseat[h]] = 0
-        bone[28 + h] = caps[h]
+        bone[N_TILES + h] = caps[h]
     nb = 0
     for i in range(T):
         x = tiles[i]
@@ -114,7 +115,7 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
         chosen = -2
         lastok = -2
         for h in range(H):
-            if (al >> h) & 1 and bone[28 + h] > 0:
+            if (al >> h) & 1 and bone[N_TILES + h] > 0:
                 wgt = dp[i + 1, code - rad[h]]
                 if wgt > 0.0:
                     lastok = h
@@ -130,7 +131,7 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
         if chosen >= 0:
             wst[L.S_HAND + hseat[chosen]] |= _ONE << x
             code -= rad[chosen]
-            bone[28 + chosen] -= 1
+            bone[N_TILES + chosen] -= 1
         else:
             bone[nb] = x
             nb += 1
@@ -139,7 +140,7 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
         t = bone[i]
         bone[i] = bone[j]
         bone[j] = t
-    for j in range(28):
+    for j in range(N_TILES):
         wst[L.S_BONE + j] = bone[j] if j < nb else -1
     wst[L.S_BONE_POS] = 0
     wst[L.S_BONE_END] = nb
