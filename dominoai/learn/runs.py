@@ -86,13 +86,21 @@ class PolicyRunSpec(_TeachingSpec):
         preset's count; resolved to the count, and ``rules`` set).
     :param deals: deals the teacher plays itself on (each in every rotation).
     :param teacher: the bot whose decisions are learned.
-    :param epochs, batch, learning_rate, held_out, seed, weight_decay,
-        keep_best: the loop's numbers (:class:`~dominoai.learn.training.LoopSpec`).
+    :param epochs: passes over the training rows (the loop's numbers:
+        :class:`~dominoai.learn.training.LoopSpec`).
+    :param batch: rows per step.
+    :param learning_rate: Adam's step size.
+    :param held_out: the share of hands held out to measure.
+    :param seed: the root of the data's deals and the split.
+    :param weight_decay: AdamW's decay (0: plain Adam).
+    :param keep_best: keep the epoch of the best held-out loss.
     :param hidden: the hidden layer sizes.
     :param action_features: add the action-feature block (needs a hidden layer).
     :param imitate: ``"choice"`` or ``"values"``; ``temperature`` the
         softmax's temperature of ``"values"`` (points, above 0).
-    :param jobs, backend: where the teacher plays (no effect on the result).
+    :param jobs: the teacher's worker processes (no effect on the result).
+    :param backend: where the teacher plays: None (local processes), ``"dask"``
+        or ``"ray"`` (no effect on the result).
     :param name: the model's name (None: ``PRESET-policy``).
     :raises InputError: a bad number, an unknown ``imitate``, players the
         preset is not played by, or the action-feature block without a
@@ -171,9 +179,16 @@ class ValueRunSpec(_TeachingSpec):
         :data:`ROLLOUT_POLICY`'s for the preset).
     :param exact: solve exactly at most this many tiles from the end (0: never).
     :param max_nodes: the exact solve's node budget per world (at least 1).
-    :param epochs, batch, learning_rate, held_out, seed: the loop's numbers.
+    :param epochs: passes over the training rows (the loop's numbers:
+        :class:`~dominoai.learn.training.LoopSpec`).
+    :param batch: rows per step.
+    :param learning_rate: Adam's step size.
+    :param held_out: the share of hands held out to measure.
+    :param seed: the root of the data's deals and the split.
     :param hidden: the hidden layer sizes.
-    :param jobs, backend: where the teacher plays (no effect on the result).
+    :param jobs: the teacher's worker processes (no effect on the result).
+    :param backend: where the teacher plays: None (local processes), ``"dask"``
+        or ``"ray"`` (no effect on the result).
     :param name: the model's name (None: ``PRESET-value``).
     :raises InputError: a bad number or rollout policy, or players the
         preset is not played by.
