@@ -22,8 +22,6 @@ ALLOWED = {
     # numba kernels
     "nets/features.py:policy_pick_features": "numba kernel",
     "learn/kernels.py:b2_step": "numba kernel",
-    "learn/kernels.py:_b2_store": "numba kernel",
-    "learn/kernels.py:_b2_lay": "numba kernel",
     "bots/pimc/likelihood.py:_row_factor": "numba kernel",
     "bots/pimc/likelihood.py:_neural_row_factor": "numba kernel",
     "bots/pimc/playnet.py:net_log_prob_block": "numba kernel",
