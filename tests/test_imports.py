@@ -15,11 +15,17 @@ import pytest
 import dominoai
 
 HEAVY = ("pandas", "scipy", "pyarrow", "matplotlib")
-#: modules of the package that import no numba: the command line's parser,
-#: the rules and tiles, the engine's constants, the cache's bookkeeping
+#: the modules that declare the subcommands, read by ``dominoai --help``
+COMMAND_MODULES = ("dominoai.records_command", "dominoai.render.commands", "dominoai.simulate_command",
+                   "dominoai.play.command", "dominoai.serve.command", "dominoai.tournament.command",
+                   "dominoai.plots_command", "dominoai.tune.command", "dominoai.bots_command",
+                   "dominoai.learn.command")
+#: modules of the package that import no numba: the command line's parser
+#: and its subcommands' modules, the rules and tiles, the engine's
+#: constants, the cache's bookkeeping
 LIGHT_MODULES = ("dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile",
-                 "dominoai._files", "dominoai.cli", "dominoai.rules", "dominoai.tiles",
-                 "dominoai.engine", "dominoai.engine.layout")
+                 "dominoai._files", "dominoai.cli", "dominoai._cli_support", *COMMAND_MODULES,
+                 "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout")
 
 
 def modules_after(code: str) -> set[str]:
@@ -461,7 +467,17 @@ def test_no_library_module_imports_the_command_line():
 #: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
 #: for its statistics only), and the notebook's pictures
 LAZY_IMPORTERS = {
-    "dominoai.cli": "the command line: --help imports no numba",
+    "dominoai.cli": "the command line: the subcommands' modules when the parser is built, not on import",
+    "dominoai._cli_support": "the rules (numpy) when the help names the presets",
+    "dominoai.records_command": "the records (numba) when replay runs: --help imports no numba",
+    "dominoai.simulate_command": "the engine (numba) when simulate runs: --help imports no numba",
+    "dominoai.plots_command": "pandas and matplotlib when plot runs: --help imports neither",
+    "dominoai.bots_command": "the bots (numba) when the bots command runs: --help imports no numba",
+    "dominoai.play.command": "the game (numba) when play runs: --help imports no numba",
+    "dominoai.serve.command": "the server and its store when serve runs: --help imports neither",
+    "dominoai.tournament.command": "the tournament (numba, pandas) when it runs: --help imports neither",
+    "dominoai.tune.command": "the study (optuna, the bots) when tune runs: --help imports neither",
+    "dominoai.learn.command": "the training (numba, JAX) when train runs: --help imports neither",
     "dominoai._compile": "no numba until a warm-up step runs",
     "dominoai.plots": "matplotlib figures of results: pandas and scipy when drawn",
     "dominoai.tune.plots": "matplotlib figures of a study",

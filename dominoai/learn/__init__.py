@@ -16,10 +16,30 @@ are importable from here too.
 
 The observation vector and the action ids are :mod:`dominoai.engine.encode`'s,
 the ones the OpenSpiel and PettingZoo wrappers use.
+
+The names below are imported from their module on first use, so that
+``dominoai --help`` (which reads the ``dominoai train`` command,
+:mod:`.command`) loads no numba.
 """
 from __future__ import annotations
 
-from ..nets.model import Model, ModelError, load_model
-from .env import OPPONENTS, VectorEnv
+import importlib
+
+# public name -> its module: one of this package, or "..nets.model", dominoai's own
+_WHERE = {"VectorEnv": "env", "OPPONENTS": "env",
+          "Model": "..nets.model", "ModelError": "..nets.model", "load_model": "..nets.model"}
 
 __all__ = ["VectorEnv", "OPPONENTS", "Model", "ModelError", "load_model"]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module if module.startswith(".") else f".{module}", __name__), name)
+    globals()[name] = value  # once: later look-ups find it directly
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -2,8 +2,10 @@
 
 The package's parts: :mod:`.session` (the game loop, :func:`play_game`),
 :mod:`.display` (drawing the table in text), :mod:`.input` (reading and
-parsing the human's answers), :mod:`.saving` (the saved match, resume) and
-:mod:`.stats` (wins and losses per variant and level).
+parsing the human's answers), :mod:`.saving` (the saved match, resume),
+:mod:`.stats` (wins and losses per variant and level) and :mod:`.command`
+(the ``dominoai play`` command). The package's names are imported from
+their module on first use, so that ``dominoai --help`` loads no numba.
 
 :func:`play_game` is the whole game loop, reading answers from one text
 stream and writing to another, so it runs the same in a terminal, under a
@@ -42,6 +44,7 @@ least ``hard`` ("How to play Domino" (Russian); docs/rules.md, Kozel):
 (``insane``) plays the partner too.
 
 >>> import io, tempfile
+>>> from dominoai.play import play_game
 >>> out = io.StringIO()
 >>> with tempfile.TemporaryDirectory() as d:
 ...     code = play_game("draw", opponents="easy", seed=5, target=10, data_dir=d,
@@ -52,11 +55,15 @@ least ``hard`` ("How to play Domino" (Russian); docs/rules.md, Kozel):
 
 from __future__ import annotations
 
-from .._files import ENV_DATA_DIR, user_data_path
-from .errors import PlayError
-from .saving import LAST_MATCH_FILE, MATCH_FILE
-from .session import partner_spec, play_game
-from .stats import STATS_FILE, format_stats, level_name, load_stats, variant_key
+import importlib
+
+# public name -> its module: one of this package, or ".._files", dominoai's own
+_WHERE = {
+    "PlayError": "errors", "play_game": "session", "partner_spec": "session",
+    "variant_key": "stats", "level_name": "stats", "load_stats": "stats", "format_stats": "stats",
+    "STATS_FILE": "stats", "MATCH_FILE": "saving", "LAST_MATCH_FILE": "saving",
+    "user_data_path": ".._files", "ENV_DATA_DIR": ".._files",
+}
 
 __all__ = [
     "PlayError",
@@ -72,3 +79,16 @@ __all__ = [
     "STATS_FILE",
     "ENV_DATA_DIR",
 ]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module if module.startswith(".") else f".{module}", __name__), name)
+    globals()[name] = value  # once: later look-ups find it directly
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

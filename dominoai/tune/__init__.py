@@ -11,14 +11,38 @@ parameter declarations, built on the tournament machinery.
 - :mod:`.study`: :func:`tune`, the SQLite study, resume, pruning, time limit;
 - :mod:`.validation`: the best trials against the defaults on fresh deals;
 - :mod:`.plots`: optimisation history, importance, strength against time;
-- :mod:`.command`: the ``dominoai tune`` and ``dominoai bots`` commands.
+- :mod:`.command`: the ``dominoai tune`` command.
 
 Importing this package imports neither optuna nor pandas; :func:`tune` does.
 From the top package: ``dominoai.tune.tune(...)``.
+
+The names below are imported from their module on first use, so that
+``dominoai --help`` (which reads :mod:`.command`) loads neither the bots nor
+numba.
 """
-from .space import Dim, make_space, parse_fix, spec_of
-from .study import StudySpec, TuneResult, load_study, trials_frame, tune
-from .validation import Verdict, validate
+from __future__ import annotations
+
+import importlib
+
+# public name -> its module in this package
+_WHERE = {
+    "tune": "study", "StudySpec": "study", "TuneResult": "study", "load_study": "study", "trials_frame": "study",
+    "Verdict": "validation", "validate": "validation",
+    "make_space": "space", "parse_fix": "space", "spec_of": "space", "Dim": "space",
+}
 
 __all__ = ["tune", "StudySpec", "TuneResult", "Verdict", "validate", "load_study", "trials_frame", "make_space",
            "parse_fix", "spec_of", "Dim"]
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # once: later look-ups find it directly
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

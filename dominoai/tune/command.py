@@ -1,20 +1,79 @@
-"""The ``dominoai tune`` and ``dominoai bots`` commands (the work behind
-the argparse setup in :mod:`dominoai.cli`).
+"""The ``dominoai tune`` subcommand: its parser (:func:`add_parser`) and the
+command (:func:`cmd_tune`), which runs :func:`~dominoai.tune.tune` and
+prints the summary; bad input is one line (exit code 2).
 
-Both raise ``ValueError`` for bad input; the CLI prints it as one line and
-exits with code 2.
+Importing this module loads neither optuna nor the bots: the study is
+imported when the command runs, so that ``dominoai --help`` stays light.
+The ``dominoai bots`` command is the bots package's
+(:mod:`dominoai.bots.command`); its names are still importable from here.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
-import re
-import textwrap
+from importlib import import_module
 
-from ..bots import BOTS, bot_names, bot_params, plugins
-from .study import tune
+from .._cli_support import int_at_least, usage_error
 
-__all__ = ["cmd_tune", "cmd_bots", "bots_text", "bot_params_text", "resume_hint"]
+__all__ = ["add_parser", "cmd_tune", "resume_hint"]
+
+#: names of the ``bots`` command, importable from here (loaded on first use)
+_MOVED = {"cmd_bots": "bots.command", "bots_text": "bots.command", "bot_params_text": "bots.command"}
+
+
+def __getattr__(name: str):
+    """A name of the ``bots`` command, imported on first use."""
+    if name in _MOVED:
+        return getattr(import_module(f"..{_MOVED[name]}", __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def add_parser(sub) -> None:
+    """Add the ``tune`` subcommand to ``sub`` (the command's subparsers)."""
+    tu = sub.add_parser("tune", help="tune a bot's parameters against a pool (Optuna study, resumable)",
+                        description="Search a bot's declared parameter ranges for the setting that "
+                                    "scores most points per hand against the opponents, then "
+                                    "validate the best against the defaults on fresh deals.")
+    tu.add_argument("--variant", default="draw", help="the preset (default draw)")
+    tu.add_argument("--players", type=int_at_least(2), help="players (default: the preset's)")
+    tu.add_argument("--bot", default="insane", help="the bot to tune (default insane)")
+    tu.add_argument("--opponents", default="hard", help="the opponent pool, comma-separated specs (default hard)")
+    tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
+    tu.add_argument("--hands", type=int, default=400, help="deals per trial and opponent (default 400)")
+    tu.add_argument("--chunk", type=int, help="deals per pruning step (default: hands/4)")
+    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every "
+                                                       "core; at most the cores, with a note)")
+    tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
+    tu.add_argument("--study", help="the study file (SQLite, .db); with --storage, the study's name in it "
+                                    "(default dominoai-tune); rerun the command to resume")
+    tu.add_argument("--storage", metavar="URL",
+                    help="where the study lives, shared by every worker given it: sqlite:///FILE.db, "
+                         "postgresql://USER@HOST/DB or journal:FILE (docs/cluster.md)")
+    tu.add_argument("--enqueue", action="append", default=[], metavar="SPEC",
+                    help="a setting to try first, e.g. insane:worlds=200 (repeat; queued once per study)")
+    tu.add_argument("--heartbeat", type=float, default=60.0, metavar="SECONDS",
+                    help="seconds between a worker's signs of life; a trial silent for three is "
+                         "failed and queued again (default 60)")
+    tu.add_argument("--backend", choices=("dask", "ray"), help="play each trial's games on a cluster")
+    tu.add_argument("--scheduler", metavar="ADDRESS",
+                    help="the cluster's address (Dask: tcp://host:8786; Ray: host:6379)")
+    tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "
+                                               "e.g. 'worlds=50..1600:log, rollouts=1..4, "
+                                               "rollout_policy=random|hard'; a bare name (hard_prior, "
+                                               "hard_void) adds a parameter searched only when named, "
+                                               "with its declared range")
+    tu.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
+                    help="freeze a parameter (repeat, or comma-separate)")
+    tu.add_argument("--max-ms", type=float, help="median CPU ms per decision above which a setting is infeasible")
+    tu.add_argument("--top", type=int, default=3, help="best trials replayed against the defaults (default 3)")
+    tu.add_argument("--validate-hands", type=int, default=None,
+                    help="fresh deals of the validation per candidate (default: 10 x --hands, at most "
+                         "4000; 0 skips it)")
+    tu.add_argument("--out", help="the trials table (.csv or .parquet; default beside the study)")
+    tu.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                    help="progress bar on stderr (default on)")
+    tu.set_defaults(func=cmd_tune)
 
 
 def resume_hint(args) -> str:
@@ -32,7 +91,20 @@ def resume_hint(args) -> str:
 
 def cmd_tune(args) -> int:
     """Run :func:`~dominoai.tune.tune` from parsed arguments; print the
-    summary. Ctrl-C (or SIGTERM) prints :func:`resume_hint` and returns 130."""
+    summary. Ctrl-C (or SIGTERM) prints :func:`resume_hint` and returns 130.
+
+    :raises UsageError: bad input (the library's ``ValueError``, its
+        argument named as the option).
+    """
+    try:
+        return _run(args)
+    except ValueError as e:
+        raise usage_error(e) from None
+
+
+def _run(args) -> int:
+    """The study of ``args`` and its report (:func:`cmd_tune`)."""
+    from .study import tune
     try:
         res = tune(args.variant, args.bot, args.opponents, trials=args.trials, hands=args.hands,
                    chunk=args.chunk, jobs=args.jobs, seed=args.seed, study=args.study,
@@ -52,82 +124,4 @@ def cmd_tune(args) -> int:
     elif res.study_path is not None:
         print(f"study: {res.study_path} (optuna-dashboard can open it)")
     sys.stdout.flush()
-    return 0
-
-
-def _first_line(doc: str | None) -> str:
-    """The first sentence of a docstring's first paragraph, reST markup
-    (``code``, :role:`x`) as plain text; "et al." ends no sentence."""
-    text = " ".join((doc or "").strip().split("\n\n")[0].split())
-    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text).replace("``", "")
-    m = re.search(r"(?<!\bal)\.\s", text + " ")
-    return (text[:m.start()] if m else text).rstrip(".")
-
-
-def bots_text() -> str:
-    """Every registered bot with the first sentence of its docstring; every
-    plug-in bot (:func:`dominoai.bots.plugins`) is loaded first, and one
-    that cannot be is listed with the reason."""
-    failed = {}
-    for name in plugins():
-        try:
-            bot_params(name)
-        except ValueError as e:
-            failed[name] = str(e).split(": ", 1)[-1]
-    names = bot_names()
-    width = max(len(n) for n in [*names, *failed])
-    out = [f"{n:<{width}}  {_first_line(BOTS[n].__doc__)}" for n in names]
-    out += [f"{n:<{width}}  (a plug-in that cannot be loaded: {why})" for n, why in sorted(failed.items())]
-    return "\n".join(out)
-
-
-def _value_text(v) -> str:
-    """A parameter value as a spec writes it (a switch in lower case)."""
-    return str(v).lower() if isinstance(v, bool) else str(v)
-
-
-def bot_params_text(name: str) -> str:
-    """The parameters of bot ``name``: type, default, the values a spec may
-    set, the tunable range and the meaning.
-
-    :raises ValueError: an unknown bot, or a spec (``insane:worlds=50``)
-        instead of a name.
-    """
-    if ":" in name:
-        raise ValueError(f"{name!r}: give a bot's name (e.g. {name.split(':', 1)[0]!r}), "
-                         "not a spec with parameters")
-    params = bot_params(name)
-    if not params:
-        return f"{name}: no parameters but seed"
-    rows = [(k, p.type.__name__, _value_text(p.default),
-             p.limits_text(),
-             (p.range_text() + ("" if p.searched else " (on request)")) if p.range_text()
-             else "true|false (on request)" if p.type is bool else "-",
-             " ".join(p.help.split()))
-            for k, p in params.items()]
-    rows.append(("seed", "int", "None", "any", "-", "the bot's random seed (every bot takes it; "
-                 "None: fresh randomness; a tournament gives each bot a seed of its own)"))
-    # "allowed": what a spec may set; "tune range": what ``dominoai tune``
-    # searches (a spec may go outside it, within what is allowed)
-    head_row = ("name", "type", "default", "allowed", "tune range")
-    w = [max(len(r[i]) for r in rows + [head_row]) for i in range(5)]
-    out = ["  ".join(f"{h:<{w[i]}}" for i, h in enumerate(head_row)) + "  meaning"]
-    for r in rows:
-        pre = "  ".join(f"{r[i]:<{w[i]}}" for i in range(5)) + "  "
-        lines = textwrap.wrap(r[5], width=max(40, 120 - len(pre))) or [""]
-        out.append(pre + lines[0])
-        out.extend(" " * len(pre) + more for more in lines[1:])
-    pre_defaults = getattr(BOTS[name], "PRESET_DEFAULTS", None) or {}
-    if pre_defaults:
-        out.append("")
-        out.append("per-preset defaults (they replace the default of a parameter the spec does not set):")
-        for preset, d in pre_defaults.items():
-            out.append(f"  {preset}: " + ",".join(
-                f"{k}={_value_text(v)}" for k, v in d.items()))
-    return "\n".join(out)
-
-
-def cmd_bots(args) -> int:
-    """``dominoai bots [NAME]``."""
-    print(bot_params_text(args.name) if args.name else bots_text())
     return 0
