@@ -193,9 +193,14 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
-    """``(imported module of the package, function-local?, line)`` for every
-    import statement of a module, but those under ``if TYPE_CHECKING:``."""
+def _import_targets(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module, function-local?, line)`` for every import statement
+    of a module, but those under ``if TYPE_CHECKING:`` (which never run). A
+    module of the package is named in full (``dominoai.learn.training``, also
+    for ``from . import training``; ``dominoai.game`` for ``from ..game import
+    Match``), any other module by its top-level name (``jax`` for ``import
+    jax.numpy as jnp``, ``matplotlib`` for ``from matplotlib.figure import
+    Figure``); a module the package lacks is left out."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -205,22 +210,56 @@ def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool,
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             return
         if isinstance(node, ast.Import):
-            out.extend((a.name, local, node.lineno) for a in node.names if a.name in mods)
-        elif isinstance(node, ast.ImportFrom):
+            out.extend((a.name if a.name in mods else a.name.split(".")[0], local, node.lineno)
+                       for a in node.names if a.name in mods or a.name.split(".")[0] != PACKAGE.name)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
             if node.level:
                 base = name.split(".") if is_pkg else name.split(".")[:-1]
                 base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
-            for a in node.names:
+            if base.split(".")[0] != PACKAGE.name:
+                out.append((base.split(".")[0], local, node.lineno))
+            for a in node.names if base in mods else ():
                 target = f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                if target in mods:
-                    out.append((target, local, node.lineno))
+                out.append((target, local, node.lineno))
         for child in ast.iter_child_nodes(node):
             visit(child, local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
     visit(tree, False)
     return out
+
+
+def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module of the package, function-local?, line)`` for every
+    import statement of a module that imports one (:func:`_import_targets`)."""
+    return [t for t in _import_targets(name, path, is_pkg, mods) if t[0] in mods]
+
+
+def test_the_imports_of_a_module_are_named(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text(textwrap.dedent("""\
+        from __future__ import annotations
+        import json
+        from typing import TYPE_CHECKING
+        from ..game import Match
+        if TYPE_CHECKING:
+            from ..records import Record
+
+        def train():
+            import jax.numpy as jnp
+            from matplotlib.figure import Figure
+            from . import training, nowhere
+            from .training import fit
+            from .. import __version__
+        """))
+    mods = {"dominoai", "dominoai.game", "dominoai.records", "dominoai.learn", "dominoai.learn.training"}
+    assert _import_targets("dominoai.learn.m", src, False, mods) == [
+        ("json", False, 2), ("typing", False, 3), ("dominoai.game", False, 4), ("jax", True, 9),
+        ("matplotlib", True, 10), ("dominoai.learn.training", True, 11), ("dominoai.learn", True, 11),
+        ("dominoai.learn.training", True, 12), ("dominoai", True, 13)]
+    assert [t for t, _, _ in _imports("dominoai.learn.m", src, False, mods)] == [
+        "dominoai.game", "dominoai.learn.training", "dominoai.learn", "dominoai.learn.training", "dominoai"]
 
 
 def _graph() -> dict[str, dict[str, list[int]]]:
@@ -455,42 +494,145 @@ def test_no_library_module_imports_the_command_line():
     assert users == []
 
 
-#: where the package imports its own modules inside a function, and why: to
-#: keep a light entry light (the command line, the warm-up and the pictures load numba,
-#: pandas, scipy or matplotlib only for the command or step that needs them;
-#: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
-#: for its statistics only), and the notebook's pictures
-LAZY_IMPORTERS = {
-    "dominoai.cli": "the command line: --help imports no numba",
-    "dominoai._compile": "no numba until a warm-up step runs",
-    "dominoai.plots": "matplotlib figures of results: pandas and scipy when drawn",
-    "dominoai.tune.plots": "matplotlib figures of a study",
-    "dominoai.tune.objective": "the tournament (pandas) when a trial plays",
-    "dominoai.tune.validation": "the tournament's statistics (scipy) when validating",
-    "dominoai.tournament.storage": "the statistics (scipy) when a summary is asked for",
-    "dominoai.render": "the viewer (records, numba) on first use: drawing loads no numpy",
-    "dominoai.render.position": "the game facade (numba) when a position is drawn",
-    "dominoai.render.viewer": "the records (numba) when a record is drawn",
-    "dominoai.render.commands": "the records (numba) when a command runs",
-    "dominoai.game": "the render package in _repr_svg_",
-    "dominoai.observation": "the render package in _repr_svg_",
-    "dominoai.table.model": "the bots (the engine's kernels) when a bot is made",
-    "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
-    "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
-    "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
-    "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
-                          "matplotlib when its log and curve are written",
-    "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
-    "dominoai.learn.runs": "pandas when a run's log is written",
-    "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
+# ---------------------------------------------------------------- imports inside functions
+#: an allowlist entry that covers every module one module imports inside its functions
+ANY = "*"
+
+# the reasons of LAZY_IMPORTS that several entries share
+CLI = "the command line: --help imports no numba"
+WARM_UP = ("a light module: what a warm-up step plays or compiles (the game, the bots, numpy, "
+           "numba) loads when the step runs")
+JAX = "the [learn] extra: JAX and optax only when a model trains"
+JAXNET = "the network in JAX (the [learn] extra, imported at its top) only when a model trains"
+MATPLOTLIB = "matplotlib only when a figure is drawn"
+OPTUNA = "optuna (a heavy import) only when a study is opened, run or drawn"
+STATS = "the tournament's statistics (scipy) only when they are computed"
+TOURNAMENT = ("the tournament and its statistics (pandas, pyarrow, scipy) when a trial plays or is "
+              "judged: import dominoai.tune loads no pandas")
+TEACHER = "the tournament (pandas, pyarrow) only when the teacher plays"
+SERVE = "the [serve] extra (starlette, uvicorn) only when the server starts"
+
+#: every import of the package made inside a function, as ``(importing
+#: module, imported module)`` (a module of the package in full, any other by
+#: its top-level name) -> why it is not at the module's top: the imported
+#: module is heavy (it loads numba, pandas, scipy, pyarrow, matplotlib,
+#: optuna, JAX, joblib) or an optional extra, and the importer must stay
+#: light or work without it. A module of the standard library is never
+#: imported inside a function, nor a light module of the package (but by an
+#: importer listed with ANY).
+LAZY_IMPORTS = {
+    ("dominoai.cli", ANY): CLI,
+
+    ("dominoai._compile", "dominoai.bots"): WARM_UP,
+    ("dominoai._compile", "dominoai.bots.worlds"): WARM_UP,
+    ("dominoai._compile", "dominoai.decide"): WARM_UP,
+    ("dominoai._compile", "dominoai.engine.fast"): WARM_UP,
+    ("dominoai._compile", "dominoai.game"): WARM_UP,
+    ("dominoai._compile", "numba"): WARM_UP,
+    ("dominoai._compile", "numpy"): WARM_UP,
+    ("dominoai._compile", "tqdm"): "a light module: the progress bar only when a step compiles",
+
+    ("dominoai._numba_cache", "numba"): "a light module (dominoai._compile imports it): numba's version "
+                                        "and cache folders only when asked for",
+
+    ("dominoai.game", "dominoai.render"): "the notebook's picture (_repr_svg_) through the render package",
+    ("dominoai.observation", "dominoai.render"): "the notebook's picture (_repr_svg_) through the render "
+                                                 "package",
+
+    ("dominoai.learn.imitation", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.imitation", "dominoai.tournament.run"): TEACHER,
+    ("dominoai.learn.imitation", "jax"): JAX,
+
+    ("dominoai.learn.ppo", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.ppo", "jax"): JAX,
+    ("dominoai.learn.ppo", "matplotlib"): MATPLOTLIB,
+    ("dominoai.learn.ppo", "optax"): JAX,
+
+    ("dominoai.learn.reinforce", "jax"): JAX,
+    ("dominoai.learn.reinforce", "optax"): JAX,
+
+    ("dominoai.learn.training", "jax"): JAX,
+    ("dominoai.learn.training", "matplotlib"): MATPLOTLIB,
+    ("dominoai.learn.training", "optax"): JAX,
+    ("dominoai.learn.training", "pandas"): "pandas only when a log is written",
+
+    ("dominoai.learn.value", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.value", "dominoai.tournament.run"): TEACHER,
+
+    ("dominoai.plots", "dominoai.tournament.stats"): STATS,
+    ("dominoai.plots", "dominoai.tournament.storage"): "the results files (pyarrow) only when a path is given",
+    ("dominoai.plots", "matplotlib"): MATPLOTLIB,
+
+    ("dominoai.render", "dominoai.render.viewer"): "the viewer (records, numba) on first use: drawing loads "
+                                                   "no numpy",
+    ("dominoai.render.commands", "dominoai.records"): "the records (numba) when a command runs",
+    ("dominoai.render.commands", "dominoai.render.viewer"): "the records (numba) when a command runs",
+    ("dominoai.render.position", "dominoai.game"): "the game facade (numba) when a position is drawn",
+    ("dominoai.render.position", "dominoai.observation"): "the game facade (numba) when a position is drawn",
+    ("dominoai.render.viewer", "dominoai.game"): "the records (numba) when a record is drawn",
+    ("dominoai.render.viewer", "dominoai.records"): "the records (numba) when a record is drawn",
+
+    ("dominoai.serve", "dominoai.serve.app"): SERVE,
+    ("dominoai.serve", "dominoai.serve.protocol"): SERVE,
+    ("dominoai.serve", "dominoai.serve.store"): "the store (the records: numba) only when it is opened",
+    ("dominoai.serve", "uvicorn"): SERVE,
+
+    ("dominoai.tournament.backends", "dask"): "the [dask] extra only when its backend is used",
+    ("dominoai.tournament.backends", "joblib"): "joblib's pool (a heavy import) only when batches run in "
+                                                "parallel",
+    ("dominoai.tournament.backends", "ray"): "the [ray] extra only when its backend is used",
+
+    ("dominoai.tournament.storage", "dominoai.tournament.stats"): STATS,
+
+    ("dominoai.tune.objective", "dominoai.tournament"): TOURNAMENT,
+
+    ("dominoai.tune.plots", "matplotlib"): MATPLOTLIB,
+    ("dominoai.tune.plots", "optuna"): OPTUNA,
+
+    ("dominoai.tune.storage", "optuna"): OPTUNA,
+    ("dominoai.tune.storage", "psycopg"): "the [postgres] extra only for a PostgreSQL storage",
+    ("dominoai.tune.storage", "sqlalchemy"): "SQLAlchemy (optuna's, a heavy import) only for a database "
+                                             "storage",
+
+    ("dominoai.tune.study", "optuna"): OPTUNA,
+    ("dominoai.tune.study", "pandas"): "pandas only when the trials are tabled: import dominoai.tune loads "
+                                       "no pandas",
+
+    ("dominoai.tune.validation", "dominoai.tournament"): TOURNAMENT,
+
+    ("dominoai.tune.workers", "optuna"): OPTUNA,
 }
 
 
-def test_function_local_imports_are_lazy_ones():
+def _local_imports() -> list[tuple[str, str, str]]:
+    """``(importing module, imported module, "dominoai/PATH.py:LINE")`` of
+    every import made inside a function of the package."""
     mods = _modules()
-    local = sorted({m for m, (path, is_pkg) in mods.items()
-                    if any(is_local for _, is_local, _ in _imports(m, path, is_pkg, mods))})
-    assert set(local) <= set(LAZY_IMPORTERS), sorted(set(local) - set(LAZY_IMPORTERS))
+    return [(m, target, f"{path.relative_to(PACKAGE.parent).as_posix()}:{line}")
+            for m, (path, is_pkg) in mods.items()
+            for target, local, line in _import_targets(m, path, is_pkg, mods) if local]
+
+
+def test_function_local_imports_are_lazy_ones():
+    """An import inside a function is one of :data:`LAZY_IMPORTS` (each with
+    its reason); every other import is at the top of its module, the
+    standard library's always. An entry no function needs any more fails
+    too: drop it."""
+    found = _local_imports()
+    problems = [f"{where}: {imported} is in the standard library: import it at the top of {m}"
+                for m, imported, where in found
+                if imported in sys.stdlib_module_names and (m, ANY) not in LAZY_IMPORTS]
+    problems += [f"{where}: {m} imports {imported} inside a function: import it at the top, or list "
+                 f"({m!r}, {imported!r}) in LAZY_IMPORTS with the reason"
+                 for m, imported, where in found
+                 if imported not in sys.stdlib_module_names
+                 and (m, imported) not in LAZY_IMPORTS and (m, ANY) not in LAZY_IMPORTS]
+    used = {(m, imported) for m, imported, _ in found} | {(m, ANY) for m, _, _ in found}
+    problems += [f"LAZY_IMPORTS lists {key}, which no function imports any more: drop it"
+                 for key in sorted(set(LAZY_IMPORTS) - used)]
+    problems += [f"LAZY_IMPORTS lists {key}: the standard library is imported at the top"
+                 for key in sorted(LAZY_IMPORTS) if key[1] in sys.stdlib_module_names]
+    assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.e2e
