@@ -179,9 +179,6 @@ def test_the_package_stamps_its_kernel_caches():
 
 # ---------------------------------------------------------------- the import graph
 PACKAGE = Path(dominoai.__file__).resolve().parent
-#: function-local imports that may close a cycle: a position draws itself in
-#: a notebook through the render package, loaded when first shown
-LAZY_EDGES = {("dominoai.game", "dominoai.render"), ("dominoai.observation", "dominoai.render")}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -307,11 +304,8 @@ def test_the_graph_finds_a_cycle():
 
 def test_no_import_cycle():
     """Every import of the package, at module level or inside a function,
-    makes an acyclic graph once the notebook's lazy pictures are left out."""
+    makes an acyclic graph."""
     g = _graph()
-    for a, b in LAZY_EDGES:
-        assert b in g[a], (a, b)   # still lazy and still needed: else drop it from the list
-        del g[a][b]
     assert _cycle(g) is None, " -> ".join(_cycle(g))
 
 
@@ -324,11 +318,13 @@ def _subpackage(module: str, mods) -> str:
 
 #: packages side by side, or one above the other: the first never imports the
 #: second (what both need lies beneath both: a bot's move and its analysis in
-#: dominoai.decide, the user data folder in dominoai._files)
+#: dominoai.decide, the user data folder in dominoai._files; the viewer
+#: stands above the pictures it shows)
 NOT_BENEATH = [("dominoai.table", "dominoai.tournament"), ("dominoai.table", "dominoai.play"),
                ("dominoai.table", "dominoai.serve"), ("dominoai.serve", "dominoai.play"),
                ("dominoai.serve", "dominoai.tournament"), ("dominoai.play", "dominoai.serve"),
-               ("dominoai.play", "dominoai.tournament"), ("dominoai.tournament", "dominoai.tune")]
+               ("dominoai.play", "dominoai.tournament"), ("dominoai.tournament", "dominoai.tune"),
+               ("dominoai.render", "dominoai.viewer")]
 
 
 def test_packages_import_only_what_lies_beneath():
@@ -459,26 +455,23 @@ def test_the_package_graph_names_each_package():
     assert "engine" in g["bots"] and "nets" in g["bots"]
 
 
-#: the cycles between packages that remain, each with the imports that close
-#: it; every other cycle fails the test below, and so does a change to one
-#: of these (drop it here once it is gone)
-KNOWN_CYCLES = {
-    ("game", "observation", "records", "render"): "a hand and an observation draw themselves in a "
-                                                  "notebook (_repr_svg_) through render, which reads "
-                                                  "records, hands and observations",
-}
-
-
 def test_no_import_cycle_between_packages():
     """The packages (and top-level modules) of ``dominoai`` import one
     another without a cycle, counting every import, lazy ones too: each
-    package can be read, tested and replaced from the bottom up. The cycles
-    of :data:`KNOWN_CYCLES` remain, as they are."""
+    package can be read, tested and replaced from the bottom up."""
     g = _package_graph()
-    found = {tuple(comp) for comp in _strong_components(g)}
-    new = [_describe(g, list(comp)) for comp in sorted(found - set(KNOWN_CYCLES))]
-    assert not new, "\n".join(new)
-    assert found == set(KNOWN_CYCLES), sorted(set(KNOWN_CYCLES) - found)  # gone or changed: update the list
+    cycles = [_describe(g, comp) for comp in _strong_components(g)]
+    assert not cycles, "\n".join(cycles)
+
+
+def test_the_pictures_import_nothing_of_the_game():
+    """:mod:`dominoai.render` draws plain data (a Position that a hand, a
+    match or an observation builds itself): it may import the engine, the
+    rules and the tiles, and nothing else of the package, so the game can
+    draw itself with it."""
+    g = _package_graph()
+    found = {b: places for b, places in g["render"].items() if b not in {"engine", "rules", "tiles"}}
+    assert found == {}
 
 
 def test_the_bots_never_import_the_learning_package():
@@ -535,10 +528,6 @@ LAZY_IMPORTS = {
     ("dominoai._numba_cache", "numba"): "a light module (dominoai._compile imports it): numba's version "
                                         "and cache folders only when asked for",
 
-    ("dominoai.game", "dominoai.render"): "the notebook's picture (_repr_svg_) through the render package",
-    ("dominoai.observation", "dominoai.render"): "the notebook's picture (_repr_svg_) through the render "
-                                                 "package",
-
     ("dominoai.learn.imitation", "dominoai.learn.jaxnet"): JAXNET,
     ("dominoai.learn.imitation", "dominoai.tournament.run"): TEACHER,
     ("dominoai.learn.imitation", "jax"): JAX,
@@ -562,15 +551,6 @@ LAZY_IMPORTS = {
     ("dominoai.plots", "dominoai.tournament.stats"): STATS,
     ("dominoai.plots", "dominoai.tournament.storage"): "the results files (pyarrow) only when a path is given",
     ("dominoai.plots", "matplotlib"): MATPLOTLIB,
-
-    ("dominoai.render", "dominoai.render.viewer"): "the viewer (records, numba) on first use: drawing loads "
-                                                   "no numpy",
-    ("dominoai.render.commands", "dominoai.records"): "the records (numba) when a command runs",
-    ("dominoai.render.commands", "dominoai.render.viewer"): "the records (numba) when a command runs",
-    ("dominoai.render.position", "dominoai.game"): "the game facade (numba) when a position is drawn",
-    ("dominoai.render.position", "dominoai.observation"): "the game facade (numba) when a position is drawn",
-    ("dominoai.render.viewer", "dominoai.game"): "the records (numba) when a record is drawn",
-    ("dominoai.render.viewer", "dominoai.records"): "the records (numba) when a record is drawn",
 
     ("dominoai.serve", "dominoai.serve.app"): SERVE,
     ("dominoai.serve", "dominoai.serve.protocol"): SERVE,

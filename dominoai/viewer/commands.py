@@ -13,6 +13,8 @@ from pathlib import Path
 
 from .._files import atomic_write
 from ..errors import InputError
+from ..records import RecordError
+from .pages import render_record, write_index, write_viewer
 
 __all__ = ["render_command", "view_command"]
 
@@ -22,7 +24,6 @@ def _prefixed(e, name: str):
     if isinstance(e, InputError):
         text = e.text if e.text.startswith(f"{name}: ") else f"{name}: {e.text}"
         return InputError(e.field, e.value, text, *e.fields[1:])
-    from ..records import RecordError
     msg = str(e)
     return RecordError(msg if msg.startswith(f"{name}: ") else f"{name}: {msg}")
 
@@ -32,23 +33,20 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     record moves (1-based count; 0 = the deal) to ``out``; return its path.
 
     :raises RecordError: ``"FILE: hand H, move M: why"`` (see
-        :func:`~dominoai.render.viewer.render_record`).
+        :func:`~dominoai.viewer.render_record`).
     :raises InputError: ``"FILE: seat must be a seat 0..N (got S)"``.
     """
-    from ..records import RecordError
-    from .viewer import render_record
     try:
         text = render_record(file, hand, move, seat)
     except (RecordError, InputError) as e:
         raise _prefixed(e, str(file)) from None
-    except ValueError as e:  # a seat not at the table (position_of names it "perspective")
+    except ValueError as e:  # a seat not at the table (a hand's position names it "perspective")
         msg = str(e).replace("perspective must be a seat", "$seat must be a seat").replace(" or None", "")
         raise InputError("seat", seat, f"{file}: {msg}") from None
     return _write(atomic_write, out, text)
 
 
 def _write(fn, out, *a):
-    from ..records import RecordError
     try:
         return fn(out, *a)
     except OSError as e:
@@ -63,8 +61,6 @@ def view_command(path, out, seat: int | None = None) -> list:
     :raises RecordError: one line naming the file and the problem.
     :raises InputError: a seat not at the table (naming ``seat``).
     """
-    from ..records import RecordError
-    from .viewer import write_index, write_viewer
     p = Path(path)
     if p.is_dir():
         try:
