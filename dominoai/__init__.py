@@ -27,7 +27,7 @@ _LAZY = {
 # subpackages and modules reachable as attributes after a bare ``import dominoai``
 _SUBMODULES = frozenset({
     "bots", "cli", "engine", "game", "observation", "play", "plots", "records", "rules", "tiles",
-    "simulate", "tournament", "tune", "render", "moves", "interop", "errors",
+    "simulate", "tournament", "tune", "render", "viewer", "moves", "interop", "errors",
 })
 
 __all__ = [

@@ -39,9 +39,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pickle
+import subprocess
 import sys
 import time
+from functools import partial
+from pathlib import Path
 from typing import Callable, Sequence
+
+from ._numba_cache import cache_base, cache_dir
 
 __all__ = ["SIDE_STEPS", "TYPICAL_SECONDS", "compile_once", "is_warm", "mark_warm", "side_steps",
            "tournament_steps", "warm_up_tournament", "warm_up_simulation"]
@@ -58,7 +64,6 @@ _DEFAULT_SECONDS = 5.0
 
 
 def _marker(step: str):
-    from ._numba_cache import cache_dir
     return cache_dir() / f"warm-{step}.json"
 
 
@@ -82,7 +87,6 @@ def _estimate(step: str) -> float:
     """The CPU seconds ``step`` took when it last compiled here (the most
     recent other version of the code whose step compiled, not one that only
     loaded its kernels from numba's cache), else :data:`TYPICAL_SECONDS`."""
-    from ._numba_cache import cache_base
     found = []
     with contextlib.suppress(OSError):
         for f in cache_base().glob(f"numba-*/warm-{step}.json"):
@@ -235,10 +239,6 @@ class _SideProcess:
     process compiles those kernels itself, later."""
 
     def __init__(self, rules, names):
-        import pickle
-        import subprocess
-        from pathlib import Path
-
         env = dict(os.environ)
         root = str(Path(__file__).resolve().parents[1])  # the folder holding this package
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -266,7 +266,6 @@ class _SideProcess:
 
 def _side_main(payload: bytes) -> None:
     """The second process of :class:`_SideProcess`: run the side steps."""
-    import pickle
     rules, names = pickle.loads(payload)
     for name in names:
         with contextlib.suppress(Exception):
@@ -295,8 +294,6 @@ def tournament_steps(rules, specs: Sequence[str]) -> list[tuple[str, Callable[[]
     """The warm-up steps of a tournament of ``specs`` under ``rules``: the
     engine (a hand of ``easy``), then one hand per bot level (a level's
     parameters change no kernel types, so one step per bot name)."""
-    from functools import partial
-
     from .bots import parse_spec
 
     steps = [("engine", partial(_play_one_hand, rules, "easy"))]
@@ -387,6 +384,5 @@ def _simulate_zero(rules) -> None:
 
 def warm_up_simulation(rules, progress: bool = True, stream=None) -> list[str]:
     """Compile (or load) the batch simulation kernel (``dominoai simulate``)."""
-    from functools import partial
     return compile_once([("simulate", partial(_simulate_zero, rules))], "the batch simulation",
                         progress=progress, stream=stream)

@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+from platformdirs import user_data_dir
+
 __all__ = ["ENV_DATA_DIR", "user_data_path", "atomic_write", "nearest_existing", "is_npz"]
 
 #: the environment variable that names the user data folder
@@ -27,16 +29,12 @@ def user_data_path(override: "str | os.PathLike | None" = None) -> Path:
     """The user data directory: ``override``, else ``$DOMINOAI_DATA_DIR``
     (:data:`ENV_DATA_DIR`), else ``platformdirs.user_data_dir("dominoai")``.
     Not created here.
-
-    :raises ImportError: platformdirs is missing (needed only when neither
-        ``override`` nor the variable gives the folder).
     """
     if override is not None:
         return Path(override)
     env = os.environ.get(ENV_DATA_DIR)
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
     return Path(user_data_dir("dominoai"))
 
 

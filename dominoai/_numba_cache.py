@@ -41,6 +41,8 @@ import os
 import sys
 from pathlib import Path
 
+from platformdirs import user_cache_dir
+
 __all__ = ["source_hash", "cache_base", "cache_dir", "kernel_cache_dirs", "ensure_fresh", "STAMP"]
 
 #: the stamp file beside the package's cached kernels
@@ -67,11 +69,7 @@ def cache_base() -> Path:
     folder of warm-up markers per code version)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"]) / "dominoai"
-    try:
-        from platformdirs import user_cache_dir
-        return Path(user_cache_dir("dominoai"))
-    except ImportError:  # pragma: no cover - platformdirs is a dependency
-        return Path.home() / ".cache" / "dominoai"
+    return Path(user_cache_dir("dominoai"))
 
 
 def cache_dir() -> Path:

@@ -48,7 +48,13 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+from . import __version__, bots_command, plots_command, records_command, simulate_command, viewer_command
 from ._cli_support import PROG, UsageError
+from .learn import command as learn_command
+from .play import command as play_command
+from .serve import command as serve_command
+from .tournament import command as tournament_command
+from .tune import command as tune_command
 
 __all__ = ["main", "build_parser"]
 
@@ -85,29 +91,15 @@ class _Parser(argparse.ArgumentParser):
         raise _ParserExit(status)
 
 
-def _version() -> str:
-    from . import __version__
-    return __version__
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``dominoai`` command: each subcommand is
-    added by the command module of the package that owns it. They are
-    imported here, not with this module, and each is light: a command loads
-    the library (numba, pandas, ...) when it runs."""
-    from . import bots_command, plots_command, records_command, simulate_command
-    from .learn import command as learn_command
-    from .play import command as play_command
-    from .render import commands as render_commands
-    from .serve import command as serve_command
-    from .tournament import command as tournament_command
-    from .tune import command as tune_command
-
+    added by the command module of the package that owns it. Each of them
+    is light: a command loads the library (numba, pandas, ...) when it runs."""
     p = _Parser(prog=PROG, description="dominoai: imperfect-information dominoes toolkit.")
-    p.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     # in the order --help lists them
-    for module in (records_command, render_commands, simulate_command, play_command, serve_command,
+    for module in (records_command, viewer_command, simulate_command, play_command, serve_command,
                    tournament_command, plots_command, tune_command, bots_command, learn_command):
         module.add_parser(sub)
     return p
@@ -135,8 +127,7 @@ def _kept_output(words: list[str], name: str | None = None) -> bool:
         return False
     if name is not None:
         return (Path(out) / name).is_file()
-    from .tournament.command import holds_run
-    return holds_run(out)
+    return tournament_command.holds_run(out)
 
 
 def main(argv=None) -> int:

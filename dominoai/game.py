@@ -33,6 +33,7 @@ from .engine import kernels as K
 from .engine import layout as L
 from .moves import END_NAMES, Event, IllegalMoveError, Move, events_from_rows, parse_end
 from .observation import O_SIZE, Observation, observe_into
+from .render import Position, svg
 from .rules import Rules, get_rules
 from .tiles import N_TILES, TILE_HIGH, TILE_LOW, Tile, TileSet
 
@@ -172,6 +173,15 @@ class Match:
     @property
     def current(self) -> "Hand | None":
         return self.hands[-1] if self.hands else None
+
+    def position(self, perspective: int | None = None) -> Position:
+        """The current hand's :meth:`Hand.position`.
+
+        :raises ValueError: no hand dealt yet, or a seat not at the table.
+        """
+        if self.current is None:
+            raise ValueError("the match has no hand dealt yet: nothing to draw")
+        return self.current.position(perspective)
 
     def new_hand(self, deal: Sequence[Iterable] | None = None, boneyard: Iterable | None = None,
                  leader: int | None = None) -> "Hand":
@@ -499,9 +509,28 @@ class Hand:
             raise IllegalMoveError(f"{m}: {self.explain(m)}")
         self._freeze_if_over()
 
+    def position(self, perspective: int | None = None) -> Position:
+        """This hand's position as :mod:`dominoai.render` draws it (a
+        :class:`~dominoai.render.position.Position`): ``perspective`` the
+        seat whose tiles are face up, the others face down; None shows every
+        seat face up.
+
+        :raises ValueError: a seat not at the table.
+        """
+        r = self.rules
+        if perspective is not None and (isinstance(perspective, bool) or not isinstance(perspective, int)
+                                        or not 0 <= perspective < r.players):
+            raise ValueError(f"perspective must be a seat 0..{r.players - 1} or None (got {perspective!r})")
+        hands = tuple(tuple(self.tiles(i)) if perspective in (None, i) else None for i in range(r.players))
+        public = self.observe(0)   # the voids and scores every seat sees
+        res = self.result
+        status = "" if res is None else (res.end or "cut short")   # no end: the target cut it short
+        return Position(r, hands, tuple(self.hand_sizes), tuple(self.events), self.spinner,
+                        tuple(public.void(i) for i in range(r.players)), tuple(public.scores), r.target,
+                        self.boneyard_size, self.count, self.seat, status, self.index + 1, perspective)
+
     def _repr_svg_(self) -> str:
         """The position as SVG, so a notebook shows it (``dominoai.render.svg``)."""
-        from .render import svg
         return svg(self)
 
     def __repr__(self) -> str:

@@ -50,6 +50,7 @@ import numpy as np
 from .engine import kernels as K
 from .engine import layout as L
 from .moves import END_NAMES, Event, Move, events_from_rows
+from .render import Position, svg
 from .rules import Rules
 from .tiles import N_PIPS, Tile, TileSet
 
@@ -61,6 +62,9 @@ __all__ = ["Observation", "observe"]
 from .engine.observe import (  # noqa: E402,F401  (the layout, re-exported)
     O_SEAT, O_HAND, O_LINE, O_END_PIP, O_END_KIND, O_CAND, O_SPIN, O_SPIN_TILE, O_LEAD_TILE, O_NPLAYED, O_MUST, O_CUR, O_LEADER, O_SIZES, O_BONE, O_SCORE, O_POINTS, O_VOID, O_UNSEEN, O_REPL, O_HAND_NO, O_CARRY, O_STATUS, O_SIZE,
     observe_into, state_from_observation)
+
+#: a hand's status (``O_STATUS``) in the words of a picture
+_STATUS_WORDS = {L.ST_PLAYING: "", L.ST_DOMINO: "domino", L.ST_BLOCKED: "blocked", L.ST_CUT: "cut short"}
 
 
 class Observation:
@@ -246,9 +250,27 @@ class Observation:
         """The partner's seat in partnership presets, else None."""
         return (self.seat + 2) % 4 if self.rules.partnerships else None
 
+    def position(self, perspective: int | None = None) -> Position:
+        """This seat's view as :mod:`dominoai.render` draws it (a
+        :class:`~dominoai.render.position.Position`): its own tiles face
+        up, the others face down.
+
+        :raises ValueError: ``perspective`` another seat than this one
+            (None is this seat).
+        """
+        if perspective is not None and perspective != self.seat:
+            raise ValueError(f"an observation of seat {self.seat} shows only seat {self.seat}'s tiles "
+                             f"(perspective {perspective} asked)")
+        r = self.rules
+        hands = tuple(tuple(self.hand) if i == self.seat else None for i in range(r.players))
+        status = _STATUS_WORDS[int(self._a[O_STATUS])]
+        return Position(r, hands, tuple(self.hand_sizes), tuple(self.events), self.spinner,
+                        tuple(self.void(i) for i in range(r.players)), tuple(self.scores), self.target,
+                        self.boneyard_size, self.count, self.to_move, status, int(self._a[O_HAND_NO]),
+                        self.seat)
+
     def _repr_svg_(self) -> str:
         """This seat's view as SVG, so a notebook shows it (``dominoai.render.svg``)."""
-        from .render import svg
         return svg(self)
 
     def __repr__(self) -> str:

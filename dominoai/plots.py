@@ -32,10 +32,13 @@ Win rate (row v column), 95% Wilson interval; n = games per pairing
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .rules import PRESETS, get_rules
 
 __all__ = ["win_rate_matrix", "ratings", "points_differences", "plot_results", "describe"]
 
@@ -117,8 +120,6 @@ def _below_x_label(ax) -> float:
     tick labels (rotated ones by their longest text), the label's lines
     and their pads, estimated from the font sizes without drawing, so that
     it stays the same while a layout resizes the axes."""
-    import math
-
     import matplotlib as mpl
     tick = mpl.rcParams["xtick.major.size"] + mpl.rcParams["xtick.major.pad"]
     labels = [t for t in ax.get_xticklabels() if t.get_text()] or ax.get_xticklabels()[:1]
@@ -221,7 +222,6 @@ def _unit_and_sign(df: pd.DataFrame, provenance: dict | None = None) -> tuple[st
     (:attr:`Rules.low_is_good <dominoai.rules.Rules.low_is_good>`) of the
     preset in the provenance, else in the table's ``variant`` column;
     ``("points", False)`` when neither names a single known preset."""
-    from .rules import PRESETS, get_rules
     prov = provenance or {}
     if prov.get("variant") in PRESETS:
         variants, players = [prov["variant"]], prov.get("players")

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -218,7 +219,6 @@ def parse_analysis(a, hand: int | None = None, move: int | None = None) -> tuple
     :raises RecordError: any other shape (one line naming the hand, the
         move and the entry).
     """
-    import math
     if not isinstance(a, list):
         raise RecordError(f'"analysis" must be {_ANALYSIS_SHAPE}, not {json.dumps(a)[:60]}', hand, move)
     out = []

@@ -16,7 +16,7 @@ import dominoai
 
 HEAVY = ("pandas", "scipy", "pyarrow", "matplotlib")
 #: the modules that declare the subcommands, read by ``dominoai --help``
-COMMAND_MODULES = ("dominoai.records_command", "dominoai.render.commands", "dominoai.simulate_command",
+COMMAND_MODULES = ("dominoai.records_command", "dominoai.viewer_command", "dominoai.simulate_command",
                    "dominoai.play.command", "dominoai.serve.command", "dominoai.tournament.command",
                    "dominoai.plots_command", "dominoai.tune.command", "dominoai.bots_command",
                    "dominoai.learn.command")
@@ -185,9 +185,6 @@ def test_the_package_stamps_its_kernel_caches():
 
 # ---------------------------------------------------------------- the import graph
 PACKAGE = Path(dominoai.__file__).resolve().parent
-#: function-local imports that may close a cycle: a position draws itself in
-#: a notebook through the render package, loaded when first shown
-LAZY_EDGES = {("dominoai.game", "dominoai.render"), ("dominoai.observation", "dominoai.render")}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -199,9 +196,14 @@ def _modules() -> dict[str, tuple[Path, bool]]:
     return out
 
 
-def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
-    """``(imported module of the package, function-local?, line)`` for every
-    import statement of a module, but those under ``if TYPE_CHECKING:``."""
+def _import_targets(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module, function-local?, line)`` for every import statement
+    of a module, but those under ``if TYPE_CHECKING:`` (which never run). A
+    module of the package is named in full (``dominoai.learn.training``, also
+    for ``from . import training``; ``dominoai.game`` for ``from ..game import
+    Match``), any other module by its top-level name (``jax`` for ``import
+    jax.numpy as jnp``, ``matplotlib`` for ``from matplotlib.figure import
+    Figure``); a module the package lacks is left out."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -211,22 +213,56 @@ def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool,
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             return
         if isinstance(node, ast.Import):
-            out.extend((a.name, local, node.lineno) for a in node.names if a.name in mods)
-        elif isinstance(node, ast.ImportFrom):
+            out.extend((a.name if a.name in mods else a.name.split(".")[0], local, node.lineno)
+                       for a in node.names if a.name in mods or a.name.split(".")[0] != PACKAGE.name)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
             if node.level:
                 base = name.split(".") if is_pkg else name.split(".")[:-1]
                 base = ".".join(base[:len(base) - node.level + 1] + ([node.module] if node.module else []))
             else:
                 base = node.module or ""
-            for a in node.names:
+            if base.split(".")[0] != PACKAGE.name:
+                out.append((base.split(".")[0], local, node.lineno))
+            for a in node.names if base in mods else ():
                 target = f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                if target in mods:
-                    out.append((target, local, node.lineno))
+                out.append((target, local, node.lineno))
         for child in ast.iter_child_nodes(node):
             visit(child, local or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
     visit(tree, False)
     return out
+
+
+def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
+    """``(imported module of the package, function-local?, line)`` for every
+    import statement of a module that imports one (:func:`_import_targets`)."""
+    return [t for t in _import_targets(name, path, is_pkg, mods) if t[0] in mods]
+
+
+def test_the_imports_of_a_module_are_named(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text(textwrap.dedent("""\
+        from __future__ import annotations
+        import json
+        from typing import TYPE_CHECKING
+        from ..game import Match
+        if TYPE_CHECKING:
+            from ..records import Record
+
+        def train():
+            import jax.numpy as jnp
+            from matplotlib.figure import Figure
+            from . import training, nowhere
+            from .training import fit
+            from .. import __version__
+        """))
+    mods = {"dominoai", "dominoai.game", "dominoai.records", "dominoai.learn", "dominoai.learn.training"}
+    assert _import_targets("dominoai.learn.m", src, False, mods) == [
+        ("json", False, 2), ("typing", False, 3), ("dominoai.game", False, 4), ("jax", True, 9),
+        ("matplotlib", True, 10), ("dominoai.learn.training", True, 11), ("dominoai.learn", True, 11),
+        ("dominoai.learn.training", True, 12), ("dominoai", True, 13)]
+    assert [t for t, _, _ in _imports("dominoai.learn.m", src, False, mods)] == [
+        "dominoai.game", "dominoai.learn.training", "dominoai.learn", "dominoai.learn.training", "dominoai"]
 
 
 def _graph() -> dict[str, dict[str, list[int]]]:
@@ -274,11 +310,8 @@ def test_the_graph_finds_a_cycle():
 
 def test_no_import_cycle():
     """Every import of the package, at module level or inside a function,
-    makes an acyclic graph once the notebook's lazy pictures are left out."""
+    makes an acyclic graph."""
     g = _graph()
-    for a, b in LAZY_EDGES:
-        assert b in g[a], (a, b)   # still lazy and still needed: else drop it from the list
-        del g[a][b]
     assert _cycle(g) is None, " -> ".join(_cycle(g))
 
 
@@ -291,11 +324,13 @@ def _subpackage(module: str, mods) -> str:
 
 #: packages side by side, or one above the other: the first never imports the
 #: second (what both need lies beneath both: a bot's move and its analysis in
-#: dominoai.decide, the user data folder in dominoai._files)
+#: dominoai.decide, the user data folder in dominoai._files; the viewer
+#: stands above the pictures it shows)
 NOT_BENEATH = [("dominoai.table", "dominoai.tournament"), ("dominoai.table", "dominoai.play"),
                ("dominoai.table", "dominoai.serve"), ("dominoai.serve", "dominoai.play"),
                ("dominoai.serve", "dominoai.tournament"), ("dominoai.play", "dominoai.serve"),
-               ("dominoai.play", "dominoai.tournament"), ("dominoai.tournament", "dominoai.tune")]
+               ("dominoai.play", "dominoai.tournament"), ("dominoai.tournament", "dominoai.tune"),
+               ("dominoai.render", "dominoai.viewer")]
 
 
 def test_packages_import_only_what_lies_beneath():
@@ -426,26 +461,23 @@ def test_the_package_graph_names_each_package():
     assert "engine" in g["bots"] and "nets" in g["bots"]
 
 
-#: the cycles between packages that remain, each with the imports that close
-#: it; every other cycle fails the test below, and so does a change to one
-#: of these (drop it here once it is gone)
-KNOWN_CYCLES = {
-    ("game", "observation", "records", "render"): "a hand and an observation draw themselves in a "
-                                                  "notebook (_repr_svg_) through render, which reads "
-                                                  "records, hands and observations",
-}
-
-
 def test_no_import_cycle_between_packages():
     """The packages (and top-level modules) of ``dominoai`` import one
     another without a cycle, counting every import, lazy ones too: each
-    package can be read, tested and replaced from the bottom up. The cycles
-    of :data:`KNOWN_CYCLES` remain, as they are."""
+    package can be read, tested and replaced from the bottom up."""
     g = _package_graph()
-    found = {tuple(comp) for comp in _strong_components(g)}
-    new = [_describe(g, list(comp)) for comp in sorted(found - set(KNOWN_CYCLES))]
-    assert not new, "\n".join(new)
-    assert found == set(KNOWN_CYCLES), sorted(set(KNOWN_CYCLES) - found)  # gone or changed: update the list
+    cycles = [_describe(g, comp) for comp in _strong_components(g)]
+    assert not cycles, "\n".join(cycles)
+
+
+def test_the_pictures_import_nothing_of_the_game():
+    """:mod:`dominoai.render` draws plain data (a Position that a hand, a
+    match or an observation builds itself): it may import the engine, the
+    rules and the tiles, and nothing else of the package, so the game can
+    draw itself with it."""
+    g = _package_graph()
+    found = {b: places for b, places in g["render"].items() if b not in {"engine", "rules", "tiles"}}
+    assert found == {}
 
 
 def test_the_bots_never_import_the_learning_package():
@@ -461,52 +493,163 @@ def test_no_library_module_imports_the_command_line():
     assert users == []
 
 
-#: where the package imports its own modules inside a function, and why: to
-#: keep a light entry light (the command line, the warm-up and the pictures load numba,
-#: pandas, scipy or matplotlib only for the command or step that needs them;
-#: ``import dominoai.tune`` loads no pandas; a tournament's table loads scipy
-#: for its statistics only), and the notebook's pictures
-LAZY_IMPORTERS = {
-    "dominoai.cli": "the command line: the subcommands' modules when the parser is built, not on import",
-    "dominoai._cli_support": "the rules (numpy) when the help names the presets",
-    "dominoai.records_command": "the records (numba) when replay runs: --help imports no numba",
-    "dominoai.simulate_command": "the engine (numba) when simulate runs: --help imports no numba",
-    "dominoai.plots_command": "pandas and matplotlib when plot runs: --help imports neither",
-    "dominoai.bots_command": "the bots (numba) when the bots command runs: --help imports no numba",
-    "dominoai.play.command": "the game (numba) when play runs: --help imports no numba",
-    "dominoai.serve.command": "the server and its store when serve runs: --help imports neither",
-    "dominoai.tournament.command": "the tournament (numba, pandas) when it runs: --help imports neither",
-    "dominoai.tune.command": "the study (optuna, the bots) when tune runs: --help imports neither",
-    "dominoai.learn.command": "the training (numba, JAX) when train runs: --help imports neither",
-    "dominoai._compile": "no numba until a warm-up step runs",
-    "dominoai.plots": "matplotlib figures of results: pandas and scipy when drawn",
-    "dominoai.tune.plots": "matplotlib figures of a study",
-    "dominoai.tune.objective": "the tournament (pandas) when a trial plays",
-    "dominoai.tune.validation": "the tournament's statistics (scipy) when validating",
-    "dominoai.tournament.storage": "the statistics (scipy) when a summary is asked for",
-    "dominoai.render": "the viewer (records, numba) on first use: drawing loads no numpy",
-    "dominoai.render.position": "the game facade (numba) when a position is drawn",
-    "dominoai.render.viewer": "the records (numba) when a record is drawn",
-    "dominoai.render.commands": "the records (numba) when a command runs",
-    "dominoai.game": "the render package in _repr_svg_",
-    "dominoai.observation": "the render package in _repr_svg_",
-    "dominoai.table.model": "the bots (the engine's kernels) when a bot is made",
-    "dominoai.serve": "the [serve] extra (uvicorn) and the store when the server starts or exports",
-    "dominoai.learn.imitation": "the tournament (pandas) when the teacher plays, JAX when training",
-    "dominoai.learn.value": "the tournament (pandas) when hard plays, JAX when training",
-    "dominoai.learn.ppo": "JAX when training, the env and the models when a run starts, pandas and "
-                          "matplotlib when its log and curve are written",
-    "dominoai.learn.training": "JAX and optax when training, pandas and matplotlib when writing its files",
-    "dominoai.learn.runs": "pandas when a run's log is written",
-    "dominoai.bots.pimc.bots": "the learned models when value_plies or neural rollouts are on",
+# ---------------------------------------------------------------- imports inside functions
+# the reasons of LAZY_IMPORTS that several entries share
+COMMAND = ("a subcommand's module, read when the parser is built: the library it runs (numba, pandas, "
+           "the bots) loads when the command runs, so that dominoai --help stays light")
+WARM_UP = ("a light module: what a warm-up step plays or compiles (the game, the bots, numpy, "
+           "numba) loads when the step runs")
+JAX = "the [learn] extra: JAX and optax only when a model trains"
+JAXNET = "the network in JAX (the [learn] extra, imported at its top) only when a model trains"
+MATPLOTLIB = "matplotlib only when a figure is drawn"
+OPTUNA = "optuna (a heavy import) only when a study is opened, run or drawn"
+STATS = "the tournament's statistics (scipy) only when they are computed"
+TOURNAMENT = ("the tournament and its statistics (pandas, pyarrow, scipy) when a trial plays or is "
+              "judged: import dominoai.tune loads no pandas")
+TEACHER = "the tournament (pandas, pyarrow) only when the teacher plays"
+SERVE = "the [serve] extra (starlette, uvicorn) only when the server starts"
+
+#: every import of the package made inside a function, as ``(importing
+#: module, imported module)`` (a module of the package in full, any other by
+#: its top-level name) -> why it is not at the module's top: the imported
+#: module is heavy (it loads numba, pandas, scipy, pyarrow, matplotlib,
+#: optuna, JAX, joblib) or an optional extra, and the importer must stay
+#: light or work without it. A module of the standard library is never
+#: imported inside a function, nor a light module of the package.
+LAZY_IMPORTS = {
+    ("dominoai._cli_support", "dominoai.rules"): "the rules (numpy) only when the help names the presets",
+
+    ("dominoai.bots_command", "dominoai.bots.command"): COMMAND,
+    ("dominoai.learn.command", "dominoai.bots"): COMMAND,
+    ("dominoai.learn.command", "dominoai.bots.command"): COMMAND,
+    ("dominoai.learn.command", "dominoai.learn.imitation"): COMMAND,
+    ("dominoai.learn.command", "dominoai.learn.ppo"): COMMAND,
+    ("dominoai.learn.command", "dominoai.learn.runs"): COMMAND,
+    ("dominoai.learn.command", "dominoai.learn.value"): COMMAND,
+    ("dominoai.learn.command", "dominoai.nets.model"): COMMAND,
+    ("dominoai.learn.command", "dominoai.rules"): COMMAND,
+    ("dominoai.learn.command", "jax"): JAX,
+    ("dominoai.learn.command", "optax"): JAX,
+    ("dominoai.play.command", "dominoai.play.errors"): COMMAND,
+    ("dominoai.play.command", "dominoai.play.session"): COMMAND,
+    ("dominoai.play.command", "dominoai.play.stats"): COMMAND,
+    ("dominoai.plots_command", "dominoai.plots"): COMMAND,
+    ("dominoai.plots_command", "dominoai.tune.plots"): COMMAND,
+    ("dominoai.plots_command", "matplotlib"): COMMAND,
+    ("dominoai.records_command", "dominoai.records"): COMMAND,
+    ("dominoai.serve.command", "dominoai.serve"): COMMAND,
+    ("dominoai.serve.command", "dominoai.serve.store"): COMMAND,
+    ("dominoai.simulate_command", "dominoai.rules"): COMMAND,
+    ("dominoai.simulate_command", "dominoai.simulate"): COMMAND,
+    ("dominoai.simulate_command", "numpy"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.bots"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.bots.command"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.bots.spec"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.rules"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.tournament.run"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.tournament.schedule"): COMMAND,
+    ("dominoai.tournament.command", "dominoai.tournament.storage"): COMMAND,
+    ("dominoai.tune.command", "dominoai.tune.study"): COMMAND,
+    ("dominoai.viewer_command", "dominoai.records"): COMMAND,
+    ("dominoai.viewer_command", "dominoai.viewer.commands"): COMMAND,
+
+    ("dominoai._compile", "dominoai.bots"): WARM_UP,
+    ("dominoai._compile", "dominoai.bots.worlds"): WARM_UP,
+    ("dominoai._compile", "dominoai.decide"): WARM_UP,
+    ("dominoai._compile", "dominoai.engine.fast"): WARM_UP,
+    ("dominoai._compile", "dominoai.game"): WARM_UP,
+    ("dominoai._compile", "numba"): WARM_UP,
+    ("dominoai._compile", "numpy"): WARM_UP,
+    ("dominoai._compile", "tqdm"): "a light module: the progress bar only when a step compiles",
+
+    ("dominoai._numba_cache", "numba"): "a light module (dominoai._compile imports it): numba's version "
+                                        "and cache folders only when asked for",
+
+    ("dominoai.learn.imitation", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.imitation", "dominoai.tournament.run"): TEACHER,
+    ("dominoai.learn.imitation", "jax"): JAX,
+
+    ("dominoai.learn.ppo", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.ppo", "jax"): JAX,
+    ("dominoai.learn.ppo", "matplotlib"): MATPLOTLIB,
+    ("dominoai.learn.ppo", "optax"): JAX,
+
+    ("dominoai.learn.reinforce", "jax"): JAX,
+    ("dominoai.learn.reinforce", "optax"): JAX,
+
+    ("dominoai.learn.training", "jax"): JAX,
+    ("dominoai.learn.training", "matplotlib"): MATPLOTLIB,
+    ("dominoai.learn.training", "optax"): JAX,
+    ("dominoai.learn.training", "pandas"): "pandas only when a log is written",
+
+    ("dominoai.learn.value", "dominoai.learn.jaxnet"): JAXNET,
+    ("dominoai.learn.value", "dominoai.tournament.run"): TEACHER,
+
+    ("dominoai.plots", "dominoai.tournament.stats"): STATS,
+    ("dominoai.plots", "dominoai.tournament.storage"): "the results files (pyarrow) only when a path is given",
+    ("dominoai.plots", "matplotlib"): MATPLOTLIB,
+
+    ("dominoai.serve", "dominoai.serve.app"): SERVE,
+    ("dominoai.serve", "dominoai.serve.protocol"): SERVE,
+    ("dominoai.serve", "dominoai.serve.store"): "the store (the records: numba) only when it is opened",
+    ("dominoai.serve", "uvicorn"): SERVE,
+
+    ("dominoai.tournament.backends", "dask"): "the [dask] extra only when its backend is used",
+    ("dominoai.tournament.backends", "joblib"): "joblib's pool (a heavy import) only when batches run in "
+                                                "parallel",
+    ("dominoai.tournament.backends", "ray"): "the [ray] extra only when its backend is used",
+
+    ("dominoai.tournament.storage", "dominoai.tournament.stats"): STATS,
+
+    ("dominoai.tune.objective", "dominoai.tournament"): TOURNAMENT,
+
+    ("dominoai.tune.plots", "matplotlib"): MATPLOTLIB,
+    ("dominoai.tune.plots", "optuna"): OPTUNA,
+
+    ("dominoai.tune.storage", "optuna"): OPTUNA,
+    ("dominoai.tune.storage", "psycopg"): "the [postgres] extra only for a PostgreSQL storage",
+    ("dominoai.tune.storage", "sqlalchemy"): "SQLAlchemy (optuna's, a heavy import) only for a database "
+                                             "storage",
+
+    ("dominoai.tune.study", "optuna"): OPTUNA,
+    ("dominoai.tune.study", "pandas"): "pandas only when the trials are tabled: import dominoai.tune loads "
+                                       "no pandas",
+
+    ("dominoai.tune.validation", "dominoai.tournament"): TOURNAMENT,
+
+    ("dominoai.tune.workers", "optuna"): OPTUNA,
 }
 
 
-def test_function_local_imports_are_lazy_ones():
+def _local_imports() -> list[tuple[str, str, str]]:
+    """``(importing module, imported module, "dominoai/PATH.py:LINE")`` of
+    every import made inside a function of the package."""
     mods = _modules()
-    local = sorted({m for m, (path, is_pkg) in mods.items()
-                    if any(is_local for _, is_local, _ in _imports(m, path, is_pkg, mods))})
-    assert set(local) <= set(LAZY_IMPORTERS), sorted(set(local) - set(LAZY_IMPORTERS))
+    return [(m, target, f"{path.relative_to(PACKAGE.parent).as_posix()}:{line}")
+            for m, (path, is_pkg) in mods.items()
+            for target, local, line in _import_targets(m, path, is_pkg, mods) if local]
+
+
+def test_function_local_imports_are_lazy_ones():
+    """An import inside a function is one of :data:`LAZY_IMPORTS` (each with
+    its reason); every other import is at the top of its module, the
+    standard library's always. An entry no function needs any more fails
+    too: drop it."""
+    found = _local_imports()
+    problems = [f"{where}: {imported} is in the standard library: import it at the top of {m}"
+                for m, imported, where in found
+                if imported in sys.stdlib_module_names]
+    problems += [f"{where}: {m} imports {imported} inside a function: import it at the top, or list "
+                 f"({m!r}, {imported!r}) in LAZY_IMPORTS with the reason"
+                 for m, imported, where in found
+                 if imported not in sys.stdlib_module_names
+                 and (m, imported) not in LAZY_IMPORTS]
+    used = {(m, imported) for m, imported, _ in found}
+    problems += [f"LAZY_IMPORTS lists {key}, which no function imports any more: drop it"
+                 for key in sorted(set(LAZY_IMPORTS) - used)]
+    problems += [f"LAZY_IMPORTS lists {key}: the standard library is imported at the top"
+                 for key in sorted(LAZY_IMPORTS) if key[1] in sys.stdlib_module_names]
+    assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.e2e

@@ -254,7 +254,7 @@ def test_all_fives_line_shows_the_spinner_arms():
 # ---------------------------------------------------------------- the bots' analyses
 def test_analysis_of_a_real_insane_opponent_is_saved(tmp_path):
     from dominoai.play import LAST_MATCH_FILE
-    from dominoai.render import record_frames
+    from dominoai.viewer import record_frames
     code, out = run_game(tmp_path, ONES, variant="draw", seed=5, target=10,
                          opponents="insane:worlds=10", analysis=True)
     assert code == 0 and "=== Match over:" in out

@@ -17,7 +17,7 @@ from dominoai.game import Event
 from dominoai.render import line_layout, position_of, svg, text
 from dominoai.render.layout import TABLE_HEIGHT, TABLE_WIDTH
 from dominoai.render.textdraw import line_text
-from dominoai.render.viewer import render_record
+from dominoai.viewer import render_record
 from dominoai.tiles import Tile
 from handmade import BLOCK_REC
 
@@ -170,6 +170,61 @@ def test_svg_perspective_and_observation_hide_the_others():
         svg("6:4")
     with pytest.raises(ValueError, match="no hand dealt"):
         svg(Match("block"))
+
+
+def test_a_position_is_plain_data_any_object_may_give():
+    """render draws a Position, or asks an object for its own (duck typing):
+    it never imports the game."""
+    h = _random_hand("draw", 5, stop=6)
+    pos = h.position(perspective=1)
+    assert position_of(pos) is pos and position_of(pos, perspective=1) is pos
+    assert svg(pos) == svg(h, perspective=1) and text(pos) == text(h, perspective=1)
+    with pytest.raises(ValueError, match="drawn as it was made"):
+        position_of(pos, perspective=0)
+
+    class Drawn:
+        def position(self, perspective=None):
+            return pos
+    assert svg(Drawn()) == svg(pos)
+    with pytest.raises(TypeError, match="not a Position"):
+        position_of(type("Odd", (), {"position": lambda self, perspective=None: 3})())
+    assert h.match.position(0) == h.position(0)
+
+
+@pytest.mark.parametrize("preset", ["block", "draw", "all_fives", "kozel", "dominoball"])
+def test_a_hand_and_its_seats_views_show_one_public_position(preset):
+    """What every seat sees (the line, sizes, voids, scores, the seat to play,
+    how the hand ended) is the same in a hand's picture and in each seat's
+    view; only the tiles face up differ."""
+    ends = set()
+    for seed in range(12):
+        h = _random_hand(preset, seed, stop=None if seed % 2 else 5)
+        whole = h.position()
+        for seat in range(h.rules.players):
+            view = h.observe(seat).position()
+            assert view.perspective == seat and view.hands[seat] == whole.hands[seat]
+            assert all(view.hands[i] is None for i in range(h.rules.players) if i != seat)
+            assert (view.sizes, view.events, view.voids, view.scores, view.to_move, view.status,
+                    view.hand_no, view.boneyard, view.count) == \
+                   (whole.sizes, whole.events, whole.voids, whole.scores, whole.to_move, whole.status,
+                    whole.hand_no, whole.boneyard, whole.count)
+        ends.add(whole.status)
+    assert "" in ends and ends - {""}
+
+
+def test_a_hand_cut_short_says_so():
+    """A fives hand that the target ends before anyone dominoes (its
+    result's ``end`` is None) is drawn as cut short, in a hand's picture as
+    in a seat's view."""
+    for seed in range(200):
+        h = Match("fives", seed=seed, target=10).new_hand()   # a low target: a count of 10 ends it
+        rng = random.Random(seed)
+        while not h.over:
+            h.play(rng.choice(h.legal_moves()))
+        if h.result.end is None:
+            break
+    assert h.result.end is None, "no hand of these seeds was cut short"
+    assert h.position().status == h.observe(0).position().status == "cut short"
 
 
 def test_svg_shows_voids_scores_and_the_seat_to_play():

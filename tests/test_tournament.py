@@ -391,7 +391,7 @@ def test_records_carry_insane_analysis(tmp_path):
     """A real insane bot: every searched decision's move values are in the
     record beside the move it chose, the record replays, and the viewer's
     frames show the values."""
-    from dominoai.render import record_frames
+    from dominoai.viewer import record_frames
     rec_dir = tmp_path / "rec"
     res = run_tournament("draw", ["hard", "insane:worlds=12"], hands=2, seed=6, progress=False,
                          records=rec_dir, analysis=True)

@@ -21,7 +21,10 @@ import pytest
 pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 
 from dominoai.cli import main
-from dominoai.render.viewer import record_frames, viewer_html, write_index
+from dominoai.errors import InputError
+from dominoai.records import RecordError
+from dominoai.viewer import record_frames, viewer_html, write_viewer
+from dominoai.viewer.commands import render_command, view_command
 
 from handmade import BLOCK_REC
 
@@ -94,8 +97,7 @@ def test_seat_view_hides_the_other_hand():
 @pytest.mark.e2e
 @needs_chromium
 def test_browser_steps_with_the_keyboard(tmp_path):
-    page = tmp_path / "replay.html"
-    assert main(["view", _write(tmp_path, "game.json", analysed_record()), "--out", str(page)]) == 0
+    page = write_viewer(_write(tmp_path, "game.json", analysed_record()), tmp_path / "replay.html")
     url = page.as_uri()
     # RRRL: three steps forward, one back -> step 2 (after 6:5 right)
     dom = chromium("--dump-dom", "--virtual-time-budget=5000", url + "?keys=RRRL", tmp_path=tmp_path)
@@ -133,8 +135,7 @@ def test_browser_shows_a_real_insane_analysis(tmp_path):
     step = next(i for i, f in enumerate(frames) if f["analysis"])
     mv = next(m for m in rec["hands"][0]["moves"] if "analysis" in m)
     assert frames[step]["analysis"] == mv["analysis"]
-    page = tmp_path / "replay.html"
-    assert main(["view", str(path), "--out", str(page)]) == 0
+    page = write_viewer(path, tmp_path / "replay.html")
     dom = chromium("--dump-dom", "--virtual-time-budget=5000", page.as_uri() + "?keys=" + "R" * step,
                    tmp_path=tmp_path)
     assert f'data-step="{step}"' in dom
@@ -151,9 +152,7 @@ def test_browser_shows_a_real_insane_analysis(tmp_path):
 @needs_chromium
 def test_svg_rasterises(tmp_path):
     Image = pytest.importorskip("PIL.Image")
-    svg = tmp_path / "pos.svg"
-    assert main(["render", _write(tmp_path, "game.json", BLOCK_REC), "--hand", "1", "--move", "6",
-                 "--out", str(svg)]) == 0
+    svg = render_command(_write(tmp_path, "game.json", BLOCK_REC), 1, 6, tmp_path / "pos.svg")
     shot = tmp_path / "pos.png"
     chromium(f"--screenshot={shot}", "--window-size=700,420", svg.as_uri(), tmp_path=tmp_path)
     img = Image.open(shot).convert("RGB")
@@ -175,44 +174,55 @@ def _listing(d):
     return sorted(os.listdir(d))
 
 
-def test_bad_records_write_nothing(tmp_path, capsys):
+def test_bad_records_write_nothing(tmp_path):
+    """The commands check the whole record first: any problem is one line
+    naming the file, and nothing is written."""
     bad = copy.deepcopy(BLOCK_REC)
     bad["hands"][0]["moves"][1] = {"tile": "5:5", "end": "right"}  # seat 1 cannot play 5:5 on 6:6
     src = _write(tmp_path, "bad.json", bad)
     out = tmp_path / "out"
     out.mkdir()
-    for argv in (["view", src, "--out", str(out / "r.html")],
-                 ["render", src, "--hand", "1", "--move", "1", "--out", str(out / "p.svg")]):
-        assert main(argv) == 2
-        err = capsys.readouterr().err
-        assert err.count("\n") == 1
-        assert re.match(r"dominoai: error: .*bad\.json: hand 1, move 2: ", err)
+
+    def error(write) -> str:
+        with pytest.raises(RecordError) as e:
+            write()
+        assert "\n" not in str(e.value)
+        return str(e.value)
+
+    for write in (lambda: view_command(src, out / "r.html"), lambda: render_command(src, 1, 1, out / "p.svg")):
+        assert re.match(r".*bad\.json: hand 1, move 2: ", error(write))
     good = _write(tmp_path, "good.json", BLOCK_REC)
-    assert main(["render", good, "--hand", "1", "--move", "7", "--out", str(out / "p.svg")]) == 2
-    assert "hand 1, move 7: move 7 is past the end of the hand: it has 6 moves" in capsys.readouterr().err
-    assert main(["render", good, "--hand", "2", "--move", "0", "--out", str(out / "p.svg")]) == 2
-    assert "there is no hand 2: the record has 1" in capsys.readouterr().err
+    assert "hand 1, move 7: move 7 is past the end of the hand: it has 6 moves" in \
+        error(lambda: render_command(good, 1, 7, out / "p.svg"))
+    assert "there is no hand 2: the record has 1" in error(lambda: render_command(good, 2, 0, out / "p.svg"))
     (tmp_path / "notjson.json").write_text("{")
-    assert main(["view", str(tmp_path / "notjson.json"), "--out", str(out / "r.html")]) == 2
-    assert "invalid JSON" in capsys.readouterr().err
+    assert "invalid JSON" in error(lambda: view_command(tmp_path / "notjson.json", out / "r.html"))
     ana = copy.deepcopy(BLOCK_REC)
     ana["hands"][0]["moves"][0]["analysis"] = {"6:6": 1}
-    assert main(["view", _write(tmp_path, "ana.json", ana), "--out", str(out / "r.html")]) == 2
-    assert 'hand 1, move 1: "analysis" must be a list' in capsys.readouterr().err
+    assert 'hand 1, move 1: "analysis" must be a list' in \
+        error(lambda: view_command(_write(tmp_path, "ana.json", ana), out / "r.html"))
     # a folder with one bad record: no page at all, not even the good ones
-    assert main(["view", str(tmp_path), "--out", str(out / "index.html")]) == 2
-    assert re.search(r"(ana|bad|notjson)\.json: ", capsys.readouterr().err)
+    assert re.match(r".*(ana|bad|notjson)\.json: ", error(lambda: view_command(tmp_path, out / "index.html")))
     assert _listing(out) == []  # nothing written, no temporary file left
 
 
-def test_view_folder_writes_an_index(tmp_path, capsys):
+def test_a_seat_not_at_the_table_is_named(tmp_path):
+    src = _write(tmp_path, "g.json", BLOCK_REC)
+    for write in (lambda: view_command(src, tmp_path / "r.html", seat=2),
+                  lambda: render_command(src, 1, 0, tmp_path / "p.svg", seat=2)):
+        with pytest.raises(InputError, match=r"g\.json: .*seat.* 0\.\.1") as e:
+            write()
+        assert e.value.field == "seat"
+    assert _listing(tmp_path) == ["g.json"]
+
+
+def test_view_folder_writes_an_index(tmp_path):
     recs = tmp_path / "records"
     recs.mkdir()
     _write(recs, "a.json", BLOCK_REC)
     _write(recs, "b.json", analysed_record())
     out = tmp_path / "site" / "index.html"
-    assert main(["view", str(recs), "--out", str(out)]) == 0
-    assert capsys.readouterr().out == f"page: {out} (the index of 2 record pages)\n"
+    assert view_command(recs, out) == [out.parent / "a.html", out.parent / "b.html", out]
     assert _listing(out.parent) == ["a.html", "b.html", "index.html"]
     idx = out.read_text()
     assert 'href="a.html"' in idx and 'href="b.html"' in idx and "insane, hard" in idx
@@ -230,7 +240,6 @@ def test_render_help_says_how_moves_count(capsys):
     (["view"], r"required: RECORD_OR_DIR"),
     (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"argument --hand: must be at least 1"),
     (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"argument --move: must be at least 0"),
-    (["render", "nowhere.json", "--out", "p.svg"], r"nowhere\.json"),
 ])
 def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -239,6 +248,20 @@ def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):
     assert out == "" and len(err.splitlines()) == 1 and err.startswith("dominoai: error: ")
     assert re.search(pattern, err), err
     assert os.listdir(tmp_path) == []
+
+
+def test_a_bad_record_is_one_line_and_exit_code_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bad = copy.deepcopy(BLOCK_REC)
+    bad["hands"][0]["moves"][1] = {"tile": "5:5", "end": "right"}
+    src = _write(tmp_path, "bad.json", bad)
+    for argv in (["view", src, "--out", "r.html"], ["render", src, "--hand", "1", "--move", "1", "--out", "p.svg"],
+                 ["render", "nowhere.json", "--out", "p.svg"]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1
+        assert re.match(r"dominoai: error: .*(bad\.json: hand 1, move 2: |nowhere\.json)", err), err
+    assert _listing(tmp_path) == ["bad.json"]
 
 
 def test_seat_not_at_the_table(tmp_path, capsys):
@@ -301,3 +324,9 @@ def test_render_and_view_say_what_they_wrote(tmp_path, capsys):
     assert main(["view", good, "--out", str(tmp_path / "r.html")]) == 0
     assert capsys.readouterr().out == f"picture: {tmp_path / 'p.svg'}\npage: {tmp_path / 'r.html'}\n"
     assert (tmp_path / "p.svg").read_text().startswith("<svg") and (tmp_path / "r.html").stat().st_size > 1000
+    recs = tmp_path / "records"
+    recs.mkdir()
+    _write(recs, "a.json", BLOCK_REC)
+    _write(recs, "b.json", analysed_record())
+    assert main(["view", str(recs), "--out", str(tmp_path / "site" / "index.html")]) == 0
+    assert capsys.readouterr().out == f"page: {tmp_path / 'site' / 'index.html'} (the index of 2 record pages)\n"

@@ -30,6 +30,8 @@ ValueError: bot 'easy' has no parameter 'speed' (did you mean 'seed'?); its para
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.metadata
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
@@ -279,8 +281,7 @@ def plugins() -> dict[str, str]:
     and those declared by :func:`register_plugin`."""
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
-        from importlib.metadata import entry_points
-        _ENTRY_POINTS = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        _ENTRY_POINTS = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     return {**_ENTRY_POINTS, **_PLUGINS}
 
 
@@ -296,7 +297,6 @@ def _load_plugin(name: str) -> None:
     target = plugins().get(name)
     if target is None:
         return
-    import importlib
     module, _, attr = target.partition(":")
     try:
         obj = importlib.import_module(module.strip())

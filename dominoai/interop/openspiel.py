@@ -35,6 +35,7 @@ import numpy as np
 
 try:
     import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
 except ImportError as e:  # pragma: no cover - depends on the extra
     raise ImportError("dominoai.interop.openspiel needs open_spiel: pip install 'dominoai[interop]'") from e
 
@@ -476,7 +477,6 @@ class IsmctsBot(_OpenSpielBot):
     }
 
     def _make(self, game):
-        from open_spiel.python.algorithms import ismcts, mcts
         rs = np.random.RandomState(self.rng.integers(2**31))
         ev = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=rs)
         bot = ismcts.ISMCTSBot(game, ev, self.uct_c, self.sims, random_state=rs,
@@ -507,7 +507,6 @@ class MctsBot(_OpenSpielBot):
     PARAMS = dict(IsmctsBot.PARAMS)
 
     def _make(self, game):
-        from open_spiel.python.algorithms import mcts
         rs = np.random.RandomState(self.rng.integers(2**31))
         ev = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=rs)
         return mcts.MCTSBot(game, self.uct_c, self.sims, ev, random_state=rs, solve=False)

@@ -34,12 +34,23 @@ import time
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from .. import decide
+from ..bots import make_bot
 from ..engine.encode import ENCODING_VERSION, N_ACTIONS, OBS_SIZE, encode
 from ..engine.layout import MOVE_REPLACE
-from ..errors import InputError, check_int
-from .runs import IMITATE
-from .training import split_hands
+from ..errors import InputError, check_int, check_number
+from ..game import Match
+from ..moves import Move
+from ..nets.features import ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES
+from ..nets.model import Model, new_model
+from ..records import RecordError, load_record
+from ..rules import margins
+from .features import START_WEIGHTS, dataset_features
+from .runs import IMITATE, PolicyRunSpec, RunFolder, command_of
+from .training import (Objective, fit, load_arrays, require_jax, run_players, save_arrays, split_hands,
+                       write_curve as _write_curve)
 
 __all__ = ["DATA_FIELDS", "IMITATE", "decisions", "policy_targets", "soft_cross_entropy", "generate", "save_dataset",
            "load_dataset", "split_hands", "train_policy", "fit_policy", "TrainResult", "write_curve", "train_run",
@@ -71,7 +82,6 @@ def _values_row(analysis, legal) -> np.ndarray:
     row = np.full(N_ACTIONS, np.nan, np.float32)
     if not analysis:
         return row
-    from ..moves import Move
     by_text = {str(Move.from_code(c)): c for c in legal}
     for e in analysis:
         code = by_text.get(e["move"])
@@ -101,11 +111,6 @@ def decisions(records) -> dict:
 
     :raises RecordError: a record that does not replay.
     """
-    from ..game import Match
-    from ..moves import Move
-    from ..records import RecordError, load_record
-    from ..rules import margins
-
     out = _empty()
     n_hand = 0
     for rec in records:
@@ -190,7 +195,6 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
     :raises ValueError: an unknown preset, bot or backend.
     """
     from ..tournament.run import play_records
-    from .training import run_players
     deals = check_int("deals", deals, 1)
     chunk = check_int("chunk", chunk, 1)
     players = run_players(preset, players)
@@ -199,7 +203,6 @@ def generate(preset: str, deals: int, teacher: str = "insane", jobs: int = 1, se
     n_hands = 0
     bar = None
     if progress:
-        from tqdm.auto import tqdm
         bar = tqdm(total=deals, desc=f"{teacher} on {preset}", unit="deal")
     for start in range(0, deals, chunk):
         n = min(chunk, deals - start)
@@ -243,7 +246,6 @@ def save_dataset(path, data: dict, **meta) -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    from .training import save_arrays
     meta = {"encoding_version": ENCODING_VERSION, "rows": int(len(data["action"])),
             "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
     return save_arrays(path, data, DATA_FIELDS, meta)
@@ -256,7 +258,6 @@ def load_dataset(path) -> tuple[dict, dict]:
 
     :raises ValueError: not a dataset, or another encoding version.
     """
-    from .training import load_arrays
     return load_arrays(path, DATA_FIELDS, "dataset", "encoding_version", ENCODING_VERSION, _OPTIONAL)
 
 
@@ -282,7 +283,6 @@ def _check_imitate(imitate: str, temperature: float) -> float:
 
     :raises InputError: an unknown ``imitate`` or a temperature that is not positive.
     """
-    from ..errors import check_number
     if imitate not in IMITATE:
         raise InputError("imitate", imitate, f"$imitate must be one of {', '.join(IMITATE)} (got {imitate!r})")
     return check_number("temperature", temperature, positive=True)
@@ -375,7 +375,6 @@ def train_policy(data: dict, preset: str, hidden=(128, 128), epochs: int = 10, b
         epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
-    from .runs import PolicyRunSpec
     spec = PolicyRunSpec(preset=preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                          held_out=held_out, seed=seed, action_features=action_features,
                          weight_decay=weight_decay, keep_best=keep_best, imitate=imitate,
@@ -402,11 +401,8 @@ def fit_policy(data: dict, spec, checkpoint_dir=None, resume: bool = False, prog
         than the spec's.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
-    from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
-    from ..nets.model import Model, new_model
-    from .training import Objective, fit
 
     preset, players, hidden, imitate = spec.preset, spec.players, spec.hidden, spec.imitate
     if len(data["action"]) == 0:
@@ -442,8 +438,6 @@ def fit_policy(data: dict, spec, checkpoint_dir=None, resume: bool = False, prog
         arrays["t"] = jnp.asarray(targets)
     del targets
     if spec.action_features:
-        from ..nets.features import ACTION_FEATURES, ACTION_FEATURES_VERSION, N_ACTION_FEATURES
-        from .features import START_WEIGHTS, dataset_features
         settings["action_features"] = [list(ACTION_FEATURES), ACTION_FEATURES_VERSION]
         ids, fe = dataset_features(data["obs"], data["mask"], spec.rules)
         arrays.update(ids=jnp.asarray(ids.astype(np.int32)), fe=jnp.asarray(fe))
@@ -498,8 +492,7 @@ def write_curve(log: list, path, title: str = "") -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    from .training import write_curve as _write
-    return _write(log, path, CURVE_PANELS, title)
+    return _write_curve(log, path, CURVE_PANELS, title)
 
 
 def _parts_seconds(parts: Path) -> float:
@@ -548,7 +541,6 @@ def train_run(out, preset: str, deals: int, epochs: int = 20, teacher: str = "in
     :raises ValueError: an unknown preset or teacher, or a folder in use
         (one line each).
     """
-    from .runs import PolicyRunSpec
     spec = PolicyRunSpec(preset=preset, deals=deals, teacher=teacher, epochs=epochs, hidden=hidden, batch=batch,
                          learning_rate=learning_rate, held_out=held_out, seed=seed,
                          action_features=action_features, weight_decay=weight_decay, keep_best=keep_best,
@@ -566,12 +558,9 @@ def run_policy(spec, out, resume: bool = False, progress: bool = False) -> Train
         ``imitate="values"``, or a dataset or checkpoint of other settings.
     :raises ValueError: an unknown teacher, or a folder in use (one line each).
     """
-    from .runs import RunFolder, command_of
     folder = RunFolder(out, "policy", ("data.npz", _CKPT, "model.npz"), resume)
     if spec.imitate == "values":
-        from ..bots import make_bot
-        from ..decide import gives_analysis
-        if not gives_analysis(make_bot(spec.teacher)):
+        if not decide.gives_analysis(make_bot(spec.teacher)):
             raise InputError("imitate", spec.imitate, f"$imitate 'values' learns the teacher's move values: "
                              f"{spec.teacher!r} gives none (a search bot such as insane does)", "teacher")
     want = spec.dataset_settings()

@@ -52,10 +52,17 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from .._files import atomic_write
 from ..errors import InputError
+from ..nets.forward import forward_batch
+from ..nets.model import Model, ModelError, check_players, default_model_name, input_scale, load_model, new_model
+from ..rules import Rules
 from ..tiles import N_TILES
-from .runs import PPO_DEFAULTS
+from .env import VectorEnv
+from .runs import PPO_DEFAULTS, PPORunSpec, RunFolder, command_of
+from .training import check_options, checkpoint_state, other_settings, read_npz, run_rules
 
 __all__ = ["DEFAULTS", "clipped_surrogate", "PPOBatch", "PPOCoefs", "ppo_loss", "gae", "evaluate", "PPOResult",
            "train_ppo", "fit_ppo", "train_run", "run_ppo", "write_curve", "canonical_command"]
@@ -233,7 +240,6 @@ def _fns(learning_rate, clip, kl, entropy, value_coef):
 # ------------------------------------------------------------------ the league's frozen players
 def _packed(pi) -> tuple:
     """Actor layers (a pytree of ``w``, ``b``) as the numba forward pass takes them."""
-    from ..nets.model import input_scale
     ws = [(np.asarray(q["w"], np.float32), np.asarray(q["b"], np.float32)) for q in pi]
     flat = np.concatenate([np.concatenate([w.ravel(), b]) for w, b in ws])
     return (input_scale(), np.ascontiguousarray(flat, np.float32),
@@ -243,7 +249,6 @@ def _packed(pi) -> tuple:
 def _frozen_greedy(packed, obs, mask) -> np.ndarray:
     """The best legal id (``int64``, ``(n,)``) of a frozen policy for rows
     ``obs``, ``mask`` (numba forward pass)."""
-    from ..nets.forward import forward_batch
     out = np.empty((obs.shape[0], mask.shape[1]), np.float32)
     forward_batch(np.ascontiguousarray(obs), *packed, out)
     return np.argmax(np.where(mask, out, -np.inf), axis=1).astype(np.int64)
@@ -261,9 +266,7 @@ class PPOResult:
 
 
 def _save_checkpoint(path: Path, params, opt_state, league, log, settings) -> None:
-    import jax
-
-    from .._files import atomic_write
+    jax, _, _ = _jax()
     leaves = jax.tree_util.tree_leaves((params, opt_state))
     arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(leaves)}
     for j, pi in enumerate(league):
@@ -279,8 +282,7 @@ def _save_checkpoint(path: Path, params, opt_state, league, log, settings) -> No
 
 
 def _load_checkpoint(path: Path, params, opt_state):
-    import jax
-    from .training import read_npz
+    jax, _, _ = _jax()
 
     def read(z):
         state = json.loads(str(z["state"][()]))
@@ -392,14 +394,11 @@ def evaluate(pi, preset: str, deals: int, opponent="hard", seed: int = _EVAL_SEE
     :raises InputError: an unknown preset or opponent level (as
         :class:`~dominoai.learn.env.VectorEnv`).
     """
-    from .env import VectorEnv
 
     def layers(p):
         return [q if isinstance(q, dict) else {"w": q[0], "b": q[1]} for q in p]
     mine = _packed(layers(pi))
     other = None if isinstance(opponent, str) else _packed(layers(opponent))
-    from ..rules import Rules
-    from .training import run_rules
     rules = preset if isinstance(preset, Rules) else run_rules(preset, players)
     players = rules.players
     total, count = 0.0, 0
@@ -473,8 +472,6 @@ def train_ppo(preset: str = "block", init=None, checkpoint_dir=None, resume: boo
         of ``players``, or it has the action-feature block.
     :raises ImportError: jax or optax is missing.
     """
-    from .runs import PPORunSpec
-    from .training import check_options
     check_options("train_ppo", settings, ["preset", "init", "checkpoint_dir", "resume", "progress", *DEFAULTS])
     spec = PPORunSpec(preset=preset, init=init, **settings)
     return fit_ppo(spec, spec.init, checkpoint_dir=checkpoint_dir, resume=resume, progress=progress)
@@ -495,9 +492,6 @@ def fit_ppo(spec, init=None, checkpoint_dir=None, resume: bool = False, progress
     """
     jax, jnp, optax = _jax()
     from . import jaxnet
-    from .env import VectorEnv
-    from ..nets.model import Model, check_players, default_model_name, load_model, new_model
-    from .training import other_settings
 
     preset = spec.preset
     s = spec.settings()
@@ -505,11 +499,9 @@ def fit_ppo(spec, init=None, checkpoint_dir=None, resume: bool = False, progress
         init = default_model_name(preset, "policy")
     m0 = init if isinstance(init, Model) else load_model(init, preset=preset, kind="policy")
     if m0.kind != "policy" or m0.preset != preset:
-        from ..nets.model import ModelError
         raise ModelError(f"model {m0.name!r} is not a policy for {preset}")
     check_players(m0, s["players"])
     if m0.has_action_features:
-        from ..nets.model import ModelError
         raise ModelError(f"model {m0.name!r} adds action features to its logits; PPO trains policies "
                          "without the action-feature block (give --init such a policy)")
     s["init"] = m0.ident
@@ -525,7 +517,6 @@ def fit_ppo(spec, init=None, checkpoint_dir=None, resume: bool = False, progress
     key_settings = {k: v for k, v in s.items() if k != "iterations"}
     ckpt = Path(checkpoint_dir) / _CKPT if checkpoint_dir is not None else None
     if resume and ckpt is not None and ckpt.exists():
-        from .training import checkpoint_state
         # a checkpoint written before the players were kept: the preset's count
         state = checkpoint_state(ckpt)
         old = {"players": spec.preset_players, **state["settings"]}
@@ -555,7 +546,6 @@ def fit_ppo(spec, init=None, checkpoint_dir=None, resume: bool = False, progress
     its = range(len(log), s["iterations"])
     bar = None
     if progress and len(its):
-        from tqdm.auto import tqdm
         bar = tqdm(total=s["iterations"], initial=len(log), desc=f"PPO on {preset}", unit="it")
 
     def run_eval(p):
@@ -648,7 +638,6 @@ def canonical_command(preset: str, init: str, settings: dict) -> str:
 
     :raises InputError: a bad setting.
     """
-    from .runs import PPORunSpec, command_of
     return command_of(PPORunSpec(preset=preset, **settings), init=init)
 
 
@@ -664,7 +653,6 @@ def write_curve(log: list, path, title: str = "") -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .._files import atomic_write
     it = np.array([e["iteration"] for e in log])
     fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
 
@@ -719,8 +707,6 @@ def train_run(out, preset: str = "block", init=None, resume: bool = False, progr
     :raises ValueError: a folder in use, or a checkpoint of other settings
         (one line each).
     """
-    from .runs import PPORunSpec
-    from .training import check_options
     check_options("train_run", settings, ["out", "preset", "init", "resume", "progress", "name", *DEFAULTS])
     return run_ppo(PPORunSpec(preset=preset, init=init, name=name, **settings), out, resume, progress)
 
@@ -735,8 +721,6 @@ def run_ppo(spec, out, resume: bool = False, progress: bool = False) -> PPOResul
     :raises ValueError: a folder in use, or a checkpoint of other settings
         (one line each).
     """
-    from ..nets.model import default_model_name, load_model
-    from .runs import RunFolder, command_of
     folder = RunFolder(out, "ppo", (_CKPT, "model.npz"), resume)
     init_name = spec.init if spec.init is not None else default_model_name(spec.preset, "policy")
     m0 = load_model(init_name, preset=spec.preset, kind="policy", players=spec.players)

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import InputError, check_int, check_number
 from ..rules import Rules
-from .training import LoopSpec, check_run_kind, other_settings, run_rules
+from .training import LoopSpec, check_run_kind, other_settings, run_rules, write_log
 
 __all__ = ["ROLLOUT_POLICY", "IMITATE", "PolicyRunSpec", "ValueRunSpec", "PPORunSpec", "PPO_DEFAULTS",
            "command_of", "flag_of", "RunFolder"]
@@ -433,7 +433,6 @@ class RunFolder:
 
         :raises OSError: the folder cannot be written.
         """
-        from .training import write_log
         self.out.mkdir(parents=True, exist_ok=True)
         model.save(self.out / "model.npz")
         write_log(log, self.out / "log.parquet")

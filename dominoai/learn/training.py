@@ -28,8 +28,11 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 import numpy as np
+from tqdm.auto import tqdm
 
+from .._files import atomic_write, is_npz
 from ..errors import InputError, check_int, check_number
+from ..rules import get_rules
 
 __all__ = ["read_npz", "split_hands", "check_settings", "check_options", "refuse_unknown_options", "run_kind",
            "check_run_kind", "run_rules", "run_players", "other_settings", "save_checkpoint", "checkpoint_state",
@@ -50,7 +53,6 @@ def read_npz(path, what: str, read):
     """
     path = Path(path)
     hint = "remove it to start again, or train in another --out folder"
-    from .._files import is_npz
     try:
         archive = is_npz(path)
     except OSError as e:
@@ -132,7 +134,6 @@ def run_rules(preset: str, players=None):
         message: ``block: players must be 2..4 (got 5)``).
     :raises ValueError: an unknown preset.
     """
-    from ..rules import get_rules
     if players is None:
         return get_rules(preset)
     players = check_int("players", players, 2)
@@ -259,7 +260,6 @@ def save_arrays(path, data: dict, fields, meta: dict) -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    from .._files import atomic_write
 
     def write(tmp):
         with open(tmp, "wb") as f:
@@ -342,7 +342,6 @@ def save_checkpoint(path: Path, tree, log, settings, **state) -> None:
     not at all."""
     import jax
 
-    from .._files import atomic_write
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {f"leaf{i}": np.asarray(x) for i, x in enumerate(jax.tree_util.tree_leaves(tree))}
@@ -483,13 +482,11 @@ def fit(params, objective: Objective, arrays, hand, loop: LoopSpec, settings: di
     t0 = time.perf_counter()
     eps = range(len(log), epochs)
     if progress == "epochs":
-        from tqdm.auto import tqdm
         eps = tqdm(eps, desc=desc, unit="epoch", initial=len(log), total=epochs)
     for ep in eps:
         order = tr[np.random.default_rng([seed, ep]).permutation(len(tr))]
         steps = range(0, len(order), batch)
         if progress == "batches":
-            from tqdm.auto import tqdm
             steps = tqdm(steps, desc=f"epoch {ep + 1}/{epochs}", unit="batch", leave=False)
         for i in steps:
             params, opt_state, _ = step(params, opt_state, arrays, jnp.asarray(order[i:i + batch]))
@@ -503,7 +500,6 @@ def fit(params, objective: Objective, arrays, hand, loop: LoopSpec, settings: di
             if best_epoch == 0 or not (row[key] >= log[best_epoch - 1][key]):
                 best, best_epoch = params, ep + 1
         if progress == "batches":
-            from tqdm.auto import tqdm
             tqdm.write(f"epoch {ep + 1}: " + ", ".join(
                 f"{m} {row['train_' + m]:.3f} / held {row['held_' + m]:.3f}" for m in metrics))
         if ckpt is not None:
@@ -524,7 +520,6 @@ def write_log(log: list, path) -> Path:
     """
     import pandas as pd
 
-    from .._files import atomic_write
     df = pd.DataFrame(log)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -541,7 +536,6 @@ def write_curve(log: list, path, panels, title: str = "") -> Path:
     """
     from matplotlib.figure import Figure
 
-    from .._files import atomic_write
     ep = [e["epoch"] for e in log]
     fig = Figure(figsize=(4.5 * len(panels), 3.4))
     axes = fig.subplots(1, len(panels), squeeze=False)[0]

@@ -38,18 +38,23 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..bots.pimc.rollouts import rollout
+from ..bots.pimc.rollouts import POLICIES, rollout
 from ..bots.pimc.settings import new_scratch
 from ..bots.pimc.solver import plain_line, solve_into, solve_line_into
 from ..bots.pimc.value import hand_value, tiles_left
 from ..engine import fast as F
 from ..engine import layout as L
 from ..errors import InputError, check_int
+from ..game import Match
+from ..moves import Move
 from ..nets.hardeval import DEFAULT_WEIGHTS
 from ..nets.value_model import MAX_WIDTH, ValueModel, load_value_model, new_value_model
-from ..nets.world_encode import WORLD_SIZE, encode_world_into
-from .runs import ROLLOUT_POLICY
-from .training import refuse_unknown_options
+from ..nets.world_encode import WORLD_ENCODING_VERSION, WORLD_SIZE, encode_world_into
+from ..records import load_record
+from ..rules import get_rules
+from .runs import ROLLOUT_POLICY, RunFolder, ValueRunSpec, command_of
+from .training import (Objective, fit, load_arrays, refuse_unknown_options, require_jax, run_rules, save_arrays,
+                       write_curve, write_log as _write_log)
 
 __all__ = ["DATA_FIELDS", "ValueModel", "new_value_model", "load_value_model", "positions",
            "value_targets", "generate", "encode_worlds", "train_value",
@@ -77,10 +82,6 @@ def positions(records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     :raises RecordError: a record that does not replay.
     """
-    from ..game import Match
-    from ..moves import Move
-    from ..records import load_record
-
     states, seats, hands = [], [], []
     n_hand = 0
     for rec in records:
@@ -168,8 +169,6 @@ def value_targets(states: np.ndarray, seats: np.ndarray, rules, exact: int = 12,
     :raises ValueError: an unknown preset or rollout policy, or arrays of
         the wrong shape.
     """
-    from ..bots.pimc.rollouts import POLICIES
-    from ..rules import get_rules
     rules = get_rules(rules) if isinstance(rules, str) else rules
     exact = check_int("exact", exact, 0)
     max_nodes = check_int("max_nodes", max_nodes, 1)
@@ -196,7 +195,6 @@ def encode_worlds(states: np.ndarray, seats: np.ndarray, rules) -> np.ndarray:
     """The world vectors (``float32``, ``(n, WORLD_SIZE)``) of ``states``
     (``int64``, ``(n, S_SIZE)``), each seen from ``seats[i]``, under
     ``rules`` (a :class:`~dominoai.rules.Rules` or a preset name)."""
-    from ..rules import get_rules
     rules = get_rules(rules) if isinstance(rules, str) else rules
     st = np.ascontiguousarray(states, np.int64).reshape(-1, L.S_SIZE)
     out = np.empty((len(st), WORLD_SIZE), np.float32)
@@ -220,7 +218,6 @@ def generate(preset: str, deals: int, teacher: str = "hard", jobs: int = 1, seed
     :raises ValueError: an unknown preset, bot, backend or rollout policy.
     """
     from ..tournament.run import play_records
-    from .training import run_rules
     deals = check_int("deals", deals, 1)
     rules = run_rules(preset, players)
     players = rules.players
@@ -275,7 +272,6 @@ def train_value(data: dict, preset: str, hidden=(128, 64), epochs: int = 20, bat
         epochs than ``epochs``.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
-    from .runs import ValueRunSpec
     spec = ValueRunSpec(preset=preset, hidden=hidden, epochs=epochs, batch=batch, learning_rate=learning_rate,
                         held_out=held_out, seed=seed, players=players)
     return fit_value(data, spec, checkpoint_dir=checkpoint_dir, resume=resume, progress=progress, header=header)
@@ -298,10 +294,8 @@ def fit_value(data: dict, spec, checkpoint_dir=None, resume: bool = False, progr
         or of more epochs than the spec's.
     :raises ImportError: jax or optax is missing (``pip install 'dominoai[learn]'``).
     """
-    from .training import require_jax
     jnp = require_jax()
     from . import jaxnet
-    from .training import Objective, fit
 
     if len(data["target"]) == 0:
         raise InputError("data", 0, "the dataset has no worlds")
@@ -338,8 +332,6 @@ def write_log(log: list, folder, name: str = "value") -> tuple[Path, Path]:
 
     :raises OSError: the folder cannot be written.
     """
-    from .training import write_curve
-    from .training import write_log as _write_log
     folder = Path(folder)
     pq = _write_log(log, folder / f"{name}-log.parquet")
     png = write_curve(log, folder / f"{name}-curve.png", (("mse", "mean squared error (points²)"),))
@@ -356,8 +348,6 @@ def save_dataset(path, data: dict, **meta) -> Path:
 
     :raises OSError: the folder cannot be written.
     """
-    from .training import save_arrays
-    from ..nets.world_encode import WORLD_ENCODING_VERSION
     meta = {"world_encoding_version": WORLD_ENCODING_VERSION, "rows": int(len(data["target"])),
             "hands": int(data["hand"].max()) + 1 if len(data["hand"]) else 0, **meta}
     return save_arrays(path, data, DATA_FIELDS, meta)
@@ -368,8 +358,6 @@ def load_dataset(path) -> tuple[dict, dict]:
 
     :raises ValueError: not a value dataset, or another world encoding version.
     """
-    from .training import load_arrays
-    from ..nets.world_encode import WORLD_ENCODING_VERSION
     return load_arrays(path, DATA_FIELDS, "value dataset", "world_encoding_version", WORLD_ENCODING_VERSION)
 
 
@@ -401,7 +389,6 @@ def value_run(out, preset: str, deals: int, teacher: str = "hard", rollouts: int
     :raises ValueError: an unknown preset, teacher or rollout policy, or a
         folder in use (one line each).
     """
-    from .runs import ValueRunSpec
     spec = ValueRunSpec(preset=preset, deals=deals, teacher=teacher, rollouts=rollouts,
                         rollout_policy=rollout_policy, exact=exact, max_nodes=max_nodes, epochs=epochs,
                         hidden=hidden, batch=batch, learning_rate=learning_rate, held_out=held_out, seed=seed,
@@ -417,8 +404,6 @@ def run_value(spec, out, resume: bool = False, progress: bool = False) -> ValueT
     :raises InputError: a dataset or checkpoint of other settings.
     :raises ValueError: an unknown teacher, or a folder in use (one line each).
     """
-    from .runs import RunFolder, command_of
-    from .training import write_curve
     folder = RunFolder(out, "value", ("data.npz", _CKPT, "model.npz"), resume)
     want = spec.dataset_settings()
     data, meta = folder.reuse_dataset(load_dataset, want, spec.preset_players)

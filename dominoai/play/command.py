@@ -8,6 +8,7 @@ command runs, so that ``dominoai --help`` stays light.
 from __future__ import annotations
 
 from .._cli_support import UsageError, int_at_least, presets_help, usage_error
+from .._files import user_data_path
 
 __all__ = ["add_parser", "cmd_play"]
 
@@ -48,7 +49,6 @@ def add_parser(sub) -> None:
 def cmd_play(args) -> int:
     """``dominoai play``: play the match (or, with ``--stats``, print the
     statistics); return the game loop's exit code."""
-    from .._files import user_data_path
     from .errors import PlayError
     from .session import play_game
     from .stats import format_stats, load_stats

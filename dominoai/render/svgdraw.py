@@ -215,8 +215,9 @@ def _hand(pos, i, place, W, H, head, band, side, ty0, th) -> str:
 def svg(x, perspective: int | None = None) -> str:
     """The picture of a position as SVG text (one ``<svg>`` element).
 
-    :param x: a ``Hand``, a ``Match`` (its current hand) or an
-        ``Observation`` (only its own seat's tiles face up).
+    :param x: a ``Hand``, a ``Match`` (its current hand), an
+        ``Observation`` (only its own seat's tiles face up) or a
+        :class:`~dominoai.render.position.Position`.
     :param perspective: the seat whose tiles are face up (the others face
         down); None shows every hand face up.
     :returns: ``str``, a standalone SVG document's root element; sizes in

@@ -72,7 +72,8 @@ def text(x, perspective: int | None = None) -> str:
     """The position as text: header, each seat's hand (face up, or ``##``
     per face-down tile) and the line laid as on the table.
 
-    :param x: a ``Hand``, a ``Match`` (its current hand) or an ``Observation``.
+    :param x: a ``Hand``, a ``Match`` (its current hand), an ``Observation``
+        or a :class:`~dominoai.render.position.Position`.
     :param perspective: as :func:`~dominoai.render.svg`.
     :returns: ``str``, lines joined by ``\\n`` (no trailing newline).
     :raises ValueError, TypeError: as :func:`~dominoai.render.position.position_of`.

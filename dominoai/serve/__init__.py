@@ -17,6 +17,8 @@ import socket
 import sys
 from pathlib import Path
 
+from .._files import user_data_path
+
 __all__ = ["serve", "export", "default_db", "DB_FILE"]
 
 DB_FILE = "serve.sqlite3"
@@ -25,7 +27,6 @@ DB_FILE = "serve.sqlite3"
 def default_db() -> Path:
     """The default store: ``serve.sqlite3`` in the user data directory
     (:func:`dominoai.play.user_data_path`)."""
-    from .._files import user_data_path
     return user_data_path() / DB_FILE
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -83,9 +85,6 @@ def _follow_parent(parent: int) -> None:
     """In a worker: end this process as soon as ``parent`` (the server) is no
     longer its parent, checked each second by a daemon thread: a killed
     server's workers would otherwise live on."""
-    import threading
-    import time
-
     def watch():
         while os.getppid() == parent:
             time.sleep(1.0)

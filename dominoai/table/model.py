@@ -24,6 +24,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from ..bots import make_bot
 from ..bots.spec import join_spec_params, parse_spec
 from ..decide import add_analysis, analysis_of, decide
 from ..game import Hand, Match, Move
@@ -215,7 +216,6 @@ class Table:
     """
 
     def __init__(self, match: Match, meta: dict, analyses: list | None = None, build_bots: bool = True):
-        from ..bots import make_bot
         self.match = match
         self.rules = match.rules
         self.meta = meta
@@ -243,7 +243,6 @@ class Table:
         :raises ValueError: unknown rules or overrides, a seat that is not at
             the table, a bot spec that does not build.
         """
-        from ..bots import make_bot
         overrides = dict(overrides or {})
         if players is not None:
             overrides = {"players": players, **overrides}

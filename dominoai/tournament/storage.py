@@ -24,6 +24,8 @@ sidecar JSON file, ``<stem>.provenance.json`` (:func:`provenance_path`).
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import json
 import os
 import re
@@ -129,9 +131,6 @@ def make_provenance(command, rules, bots, seed: int, **more) -> dict:
     seats, for titles), ``bots`` (the bot specs as given; a partnership
     pair as a list), ``created`` (UTC, ISO 8601) and ``more`` (e.g.
     ``mode``, ``deals``, ``tournament``). JSON-compatible throughout."""
-    import dataclasses
-    import datetime
-
     fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
     prov = {"format": PROVENANCE_FORMAT, "command": command, "seed": int(seed),
             "dominoai": __version__, "code_hash": source_hash(),

@@ -12,6 +12,8 @@ import textwrap
 
 import numpy as np
 
+from .study import load_study
+
 __all__ = ["plot_history", "plot_importance", "plot_strength_time", "plot_study", "study_title",
            "FEW_TRIALS"]
 
@@ -153,8 +155,6 @@ def plot_study(path, out=None):
     :raises ValueError: the file is missing or not a dominoai tune study.
     """
     import matplotlib.pyplot as plt
-
-    from .study import load_study
     study, trials = load_study(path)
     fig, axes = plt.subplots(1, 3, figsize=(15, 5), layout="constrained")
     plot_history(trials, axes[0])

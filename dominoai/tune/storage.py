@@ -30,8 +30,11 @@ dominoai.errors.InputError: storage mysql://x/y: unknown kind of storage; give s
 
 from __future__ import annotations
 
+import inspect
 import json
 import sqlite3
+import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -247,7 +250,6 @@ def open_storage(ref: StorageRef, heartbeat: int | None = None, on_stale=None):
     url = ref.url if ref.kind == "postgresql" else f"sqlite:///{ref.path.resolve()}"
     kw = {}
     if heartbeat is not None:
-        import inspect
         kw = dict(heartbeat_interval=int(heartbeat), grace_period=3 * int(heartbeat))
         names = inspect.signature(optuna.storages.RDBStorage).parameters
         if on_stale is not None:
@@ -258,9 +260,6 @@ def open_storage(ref: StorageRef, heartbeat: int | None = None, on_stale=None):
         kw["engine_kwargs"] = {"connect_args": {"timeout": 60}}
     else:
         _engine(ref).dispose()   # the driver's message when it is missing
-    import time
-    import warnings
-
     import sqlalchemy
     for attempt in range(6):
         try:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from .._files import atomic_write, nearest_existing
 from ..bots.base import bot_params, make_bot
@@ -624,7 +625,6 @@ def _search(spec: StudySpec, st, run: int, live: Liveness) -> None:
     for them (taking over any whose worker dies)."""
     from optuna.exceptions import UpdateFinishedTrialError
     from optuna.trial import TrialState
-    from tqdm import tqdm
     bar = tqdm(total=spec.trials, initial=min(len(_finished(st)), spec.trials), unit="trial",
                disable=not spec.progress, desc=f"tune {spec.bot} {spec.rules.preset}", dynamic_ncols=True)
     try:

@@ -30,22 +30,17 @@ from pathlib import Path
 
 from .._files import atomic_write
 from ..errors import InputError
-
-from .position import position_of
-from .svgdraw import DEFS, STYLE, svg_of_position
+from ..game import Match, Move
+from ..records import RecordError, load_record, match_from_record, parse_analysis, replay
+from ..render.position import position_of
+from ..render.svgdraw import DEFS, STYLE, svg_of_position
 
 __all__ = ["render_record", "record_frames", "viewer_html", "write_viewer", "write_index",
            "split_analysis"]
 
 
-def _record_error():
-    from ..records import RecordError
-    return RecordError
-
-
 def _read_json(source):
     """The record's JSON data (a dict) from a path or a dict; errors as the replay gives them."""
-    from ..records import load_record
     if isinstance(source, dict):
         return source
     if isinstance(source, (str, os.PathLike)):
@@ -66,7 +61,6 @@ def split_analysis(data) -> tuple:
     :raises RecordError: an ``analysis`` of another shape
         (:func:`dominoai.records.parse_analysis`).
     """
-    from ..records import parse_analysis
     if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
         return data, {}
     data = copy.deepcopy(data)
@@ -82,7 +76,6 @@ def split_analysis(data) -> tuple:
 
 def _checked(source):
     """``(replay result, analysis)`` of a record, every move checked."""
-    from ..records import replay
     data, analysis = split_analysis(_read_json(source))
     return replay(data), analysis, data
 
@@ -96,8 +89,6 @@ def render_record(source, hand: int, move: int, perspective: int | None = None) 
         replay's one-line error), a hand that does not exist, or a move past
         the end of the hand.
     """
-    from ..records import match_from_record
-    RecordError = _record_error()
     res, _, data = _checked(source)
     hands = data["hands"]
     if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= len(hands):
@@ -129,8 +120,6 @@ def record_frames(source, seat: int | None = None) -> dict:
         ``analysis`` (see :func:`split_analysis`).
     :raises InputError: a seat not at the table (naming ``seat``).
     """
-    from ..game import Match, Move
-    RecordError = _record_error()
     res, analysis, data = _checked(source)
     rec = res.record
     r = rec.rules
@@ -316,7 +305,6 @@ def write_index(folder, out, seat: int | None = None) -> list:
     :raises RecordError: ``"<file>: <the replay's error>"`` for the first
         bad record, or a folder with no record; nothing is written then.
     """
-    RecordError = _record_error()
     folder, out = Path(folder), Path(out)
     files = sorted(p for p in folder.glob("*.json") if p.is_file())
     if not files:
