@@ -31,10 +31,14 @@ __all__ = [
     "TILE_LOW",
     "TILE_PIPS",
     "TILE_IS_DOUBLE",
+    "TILE_PIP_SET",
     "PIP_MASK",
+    "PIP_SET_MASK",
     "DOUBLES_MASK",
     "FULL_MASK",
+    "TOP_DOUBLE",
     "HEAVY_ORDER",
+    "HEAVY_RANK",
     "parse_tile",
 ]
 
@@ -71,9 +75,17 @@ def _tables():
     for t in range(N_TILES):
         if is_double[t]:
             doubles |= np.int64(1) << t
+    pip_set = (np.int64(1) << high) | (np.int64(1) << low)
+    pip_set_mask = np.zeros(1 << N_PIPS, np.int64)
+    for v in range(1 << N_PIPS):
+        for p in range(N_PIPS):
+            if v >> p & 1:
+                pip_set_mask[v] |= pip_mask[p]
     # Heaviest first: most pips, then higher half (6:3 before 5:4).
-    order = sorted(range(N_TILES), key=lambda t: (-(high[t] + low[t]), -high[t]))
-    return high, low, pips, is_double, pip_mask, doubles, np.array(order, np.int64)
+    order = np.array(sorted(range(N_TILES), key=lambda t: (-(high[t] + low[t]), -high[t])), np.int64)
+    rank = np.zeros(N_TILES, np.int64)
+    rank[order] = np.arange(N_TILES - 1, -1, -1)
+    return high, low, pips, is_double, pip_set, pip_mask, pip_set_mask, doubles, order, rank
 
 
 (
@@ -81,16 +93,28 @@ def _tables():
     TILE_LOW,
     TILE_PIPS,
     TILE_IS_DOUBLE,
+    TILE_PIP_SET,
     PIP_MASK,
+    PIP_SET_MASK,
     DOUBLES_MASK,
     HEAVY_ORDER,
+    HEAVY_RANK,
 ) = _tables()
-"""``TILE_HIGH[t]``, ``TILE_LOW[t]``: the tile's halves (int64, shape (N_TILES,));
-``TILE_PIPS``: pip count; ``TILE_IS_DOUBLE``: 0/1; ``PIP_MASK[p]``: mask of
-the tiles showing pip ``p`` (shape (N_PIPS,)); ``DOUBLES_MASK``: the seven doubles;
-``HEAVY_ORDER``: tile ids heaviest first (pips, then higher half)."""
+"""Per tile ``t`` (int64, shape (N_TILES,)): ``TILE_HIGH[t]``, ``TILE_LOW[t]``
+the halves; ``TILE_PIPS`` the pip count; ``TILE_IS_DOUBLE`` 0/1;
+``TILE_PIP_SET`` the pips it shows as a bit set (bit p = pip p).
+Per pip ``p``: ``PIP_MASK[p]`` the mask of the tiles showing ``p`` (shape
+(N_PIPS,)). Per pip set ``v`` (bit p = pip p): ``PIP_SET_MASK[v]`` the mask
+of the tiles showing any pip of ``v`` (shape (2 ** N_PIPS,); ``PIP_SET_MASK[0]``
+is 0). ``DOUBLES_MASK``: the doubles, one per pip. ``HEAVY_ORDER``: tile ids
+heaviest first (pips, then higher half); ``HEAVY_RANK[t]``: the tile's place
+in that order counted from the lightest (0 for ``0:0``, ``N_TILES - 1`` for the
+top double), so that comparing ranks compares weights."""
 
+#: the mask of every tile of the set (bits 0..N_TILES-1)
 FULL_MASK = (1 << N_TILES) - 1
+#: the id of the heaviest tile, the top double ``MAX_PIP:MAX_PIP`` (N_TILES - 1)
+TOP_DOUBLE = tile_id(MAX_PIP, MAX_PIP)
 
 
 def parse_tile(text: str) -> int:

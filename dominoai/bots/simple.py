@@ -15,7 +15,7 @@ from ..engine import kernels as K
 from ..engine import layout as L
 from ..game import Move
 from ..observation import Observation
-from ..tiles import TILE_HIGH, TILE_PIPS
+from ..tiles import HEAVY_RANK, N_TILES
 from .base import BaseBot, register_bot
 
 
@@ -46,7 +46,7 @@ def medium_pick(st, rv, codes, n):
         if c == L.MOVE_REPLACE:
             continue
         t = c >> 2
-        key = (immediate_points(st, rv, c) * 16 + TILE_PIPS[t]) * 8 + TILE_HIGH[t]
+        key = immediate_points(st, rv, c) * N_TILES + HEAVY_RANK[t]
         if key > bkey:
             bkey = key
             best = i

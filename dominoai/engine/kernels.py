@@ -16,7 +16,7 @@ from numba.extending import intrinsic
 
 from .._numba_cache import ensure_fresh
 from ..tiles import (
-    FULL_MASK, HEAVY_ORDER, MAX_PIP, N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS, tile_id,
+    FULL_MASK, HEAVY_ORDER, MAX_PIP, N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS, TOP_DOUBLE,
 )
 from .layout import (
     ENDS_NONE, ENDS_POINTS, ENDS_STRIKES, ERR_BAD_END, ERR_END_CLOSED, ERR_HAND_OVER,
@@ -42,7 +42,6 @@ from .rng import rng_below, rng_next  # the generator (SplitMix64), re-exported
 ensure_fresh()
 
 _ONE = np.int64(1)
-_TOP_DOUBLE = tile_id(MAX_PIP, MAX_PIP)
 # Typed (np.int64) copies of constants passed as call arguments: a Python int
 # constant reaches a callee as a literal type, which numba compiles a copy of
 # the callee for (one per value); these keep one compiled copy.
@@ -667,7 +666,7 @@ def finish_hand(st, rv, status):
             if wside >= 0:
                 if status == ST_DOMINO:
                     opp = st[S_HAND + (1 - wseat)] if n == 2 else 0
-                    if opp == (_ONE << _TOP_DOUBLE):  # a lone top double
+                    if opp == (_ONE << TOP_DOUBLE):  # a lone top double
                         s = 10
                     elif opp == 1:
                         s = 5

@@ -22,6 +22,7 @@ from ..engine.observe import O_HAND, O_LINE, O_SIZE, O_UNSEEN, O_VOID
 from ..nets.features import N_ACTION_FEATURES, action_features_into, feature_scratch
 from ..nets.hardeval import DEFAULT_WEIGHTS, N_FEATURES
 from ..rules import get_rules
+from ..tiles import N_PIPS, N_TILES
 
 __all__ = ["START_WEIGHTS", "decode_into", "dataset_features"]
 
@@ -46,7 +47,7 @@ def decode_into(x, a):
     line = np.int64(0)
     unseen = np.int64(0)
     one = np.int64(1)
-    for t in range(28):
+    for t in range(N_TILES):
         if x[F_HAND + t] != 0.0:
             hand |= one << t
         if x[F_LINE + t] != 0.0:
@@ -58,8 +59,8 @@ def decode_into(x, a):
     a[O_UNSEEN] = unseen
     for i in range(4):
         v = np.int64(0)
-        for p in range(7):
-            if x[F_VOID + 7 * i + p] != 0.0:
+        for p in range(N_PIPS):
+            if x[F_VOID + N_PIPS * i + p] != 0.0:
                 v |= one << p
         a[O_VOID + i] = v
     for j in range(RAW_FIELDS.shape[0]):

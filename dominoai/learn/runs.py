@@ -23,14 +23,14 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import InputError, check_int, check_number
 from ..rules import Rules
 from .training import LoopSpec, check_run_kind, other_settings, run_rules, write_log
 
-__all__ = ["ROLLOUT_POLICY", "IMITATE", "PolicyRunSpec", "ValueRunSpec", "PPORunSpec", "PPO_DEFAULTS",
-           "command_of", "flag_of", "RunFolder"]
+__all__ = ["ROLLOUT_POLICY", "IMITATE", "TeachingSpec", "PolicyRunSpec", "ValueRunSpec", "PPORunSpec",
+           "PPO_DEFAULTS", "command_of", "flag_of", "RunFolder"]
 
 #: the targets' rollout policy per preset by default: insane's rollout policy there
 ROLLOUT_POLICY = {"draw": "random", "block": "random", "all_fives": "hard", "kozel": "random"}
@@ -57,58 +57,37 @@ def _check_hidden(hidden) -> tuple:
     return tuple(check_int("hidden", h, 1) for h in hidden)
 
 
-class _TeachingSpec:
-    """What the policy and value specs share: the loop's numbers."""
-
-    @property
-    def loop(self) -> LoopSpec:
-        """The loop's numbers (:class:`~dominoai.learn.training.LoopSpec`)."""
-        return LoopSpec(self.epochs, self.batch, self.learning_rate, self.held_out, self.seed,
-                        getattr(self, "weight_decay", 0.0), getattr(self, "keep_best", False))
-
-    def _check_teaching(self) -> None:
-        _put(self, deals=check_int("deals", self.deals, 1), hidden=_check_hidden(self.hidden))
-        loop = LoopSpec(self.epochs, self.batch, self.learning_rate, self.held_out, self.seed,
-                        getattr(self, "weight_decay", 0.0), getattr(self, "keep_best", False))
-        _put(self, epochs=loop.epochs, batch=loop.batch, learning_rate=loop.learning_rate,
-             held_out=loop.held_out, seed=loop.seed)
-        if not isinstance(self.teacher, str) or not self.teacher:
-            raise InputError("teacher", self.teacher, f"$teacher must be a bot spec (got {self.teacher!r})")
-        _resolve_rules(self)
-
-
 @dataclass(frozen=True)
-class PolicyRunSpec(_TeachingSpec):
-    """A policy imitating a teacher (``dominoai train --kind policy``),
-    checked once when made.
+class TeachingSpec:
+    """The settings shared by the runs that teach a network from a teacher's
+    games, :class:`PolicyRunSpec` and :class:`ValueRunSpec` (make one of
+    those), checked once when made. The defaults are a policy's;
+    :class:`ValueRunSpec` has its own ``preset``, ``teacher``, ``hidden`` and
+    ``batch``.
 
     :param preset: the preset; ``players`` the tables' size (None: the
         preset's count; resolved to the count, and ``rules`` set).
     :param deals: deals the teacher plays itself on (each in every rotation).
-    :param teacher: the bot whose decisions are learned.
+    :param teacher: the bot whose games are learned from: its decisions (a
+        policy) or the worlds it meets (a value network).
     :param epochs: passes over the training rows (the loop's numbers:
         :class:`~dominoai.learn.training.LoopSpec`).
+    :param hidden: the hidden layer sizes.
     :param batch: rows per step.
     :param learning_rate: Adam's step size.
     :param held_out: the share of hands held out to measure.
     :param seed: the root of the data's deals and the split.
-    :param weight_decay: AdamW's decay (0: plain Adam).
-    :param keep_best: keep the epoch of the best held-out loss.
-    :param hidden: the hidden layer sizes.
-    :param action_features: add the action-feature block (needs a hidden layer).
-    :param imitate: ``"choice"`` or ``"values"``; ``temperature`` the
-        softmax's temperature of ``"values"`` (points, above 0).
     :param jobs: the teacher's worker processes (no effect on the result).
     :param backend: where the teacher plays: None (local processes), ``"dask"``
         or ``"ray"`` (no effect on the result).
-    :param name: the model's name (None: ``PRESET-policy``).
-    :raises InputError: a bad number, an unknown ``imitate``, players the
-        preset is not played by, or the action-feature block without a
-        hidden layer.
+    :param name: the model's name (None: ``PRESET-KIND``, e.g. ``block-policy``).
+    :raises InputError: a bad number, a teacher that is not a bot spec, or
+        players the preset is not played by.
     :raises ValueError: an unknown preset.
     """
 
-    kind = "policy"
+    #: what the run trains, ``"policy"`` or ``"value"`` (``--kind``)
+    kind: ClassVar[str]
     preset: str = "block"
     deals: int = 2000
     teacher: str = "insane"
@@ -118,11 +97,6 @@ class PolicyRunSpec(_TeachingSpec):
     learning_rate: float = 1e-3
     held_out: float = 0.1
     seed: int = 0
-    action_features: bool = False
-    weight_decay: float = 0.0
-    keep_best: bool = False
-    imitate: str = "choice"
-    temperature: float = 1.0
     players: int | None = None
     jobs: int = 1
     backend: str | None = None
@@ -130,15 +104,64 @@ class PolicyRunSpec(_TeachingSpec):
     rules: Rules = field(init=False, repr=False, compare=False)
     preset_players: int = field(init=False, repr=False, compare=False)
 
+    #: the loop's options of the command, in its order (see ``COMMAND``)
+    LOOP_COMMAND = (("epochs", None), ("hidden", None), ("batch", None), ("learning_rate", None),
+                    ("held_out", None), ("seed", None))
+
+    def __post_init__(self):
+        _put(self, deals=check_int("deals", self.deals, 1), hidden=_check_hidden(self.hidden))
+        loop = self.loop
+        _put(self, epochs=loop.epochs, batch=loop.batch, learning_rate=loop.learning_rate,
+             held_out=loop.held_out, seed=loop.seed)
+        if not isinstance(self.teacher, str) or not self.teacher:
+            raise InputError("teacher", self.teacher, f"$teacher must be a bot spec (got {self.teacher!r})")
+        _resolve_rules(self)
+
+    @property
+    def loop(self) -> LoopSpec:
+        """The loop's numbers (:class:`~dominoai.learn.training.LoopSpec`)."""
+        return LoopSpec(self.epochs, self.batch, self.learning_rate, self.held_out, self.seed)
+
+    @property
+    def model_name(self) -> str:
+        return self.name or f"{self.preset}-{self.kind}"
+
+    def dataset_settings(self) -> dict:
+        """What the run's dataset must have been made with to be reused."""
+        return {"preset": self.preset, "players": self.players, "teacher": self.teacher, "deals": self.deals,
+                "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class PolicyRunSpec(TeachingSpec):
+    """A policy imitating a teacher (``dominoai train --kind policy``),
+    checked once when made: the settings of :class:`TeachingSpec`, and
+
+    :param action_features: add the action-feature block (needs a hidden layer).
+    :param weight_decay: AdamW's decay (0: plain Adam).
+    :param keep_best: keep the epoch of the best held-out loss.
+    :param imitate: ``"choice"`` or ``"values"``; ``temperature`` the
+        softmax's temperature of ``"values"`` (points, above 0).
+    :raises InputError: a bad setting (see :class:`TeachingSpec`), an unknown
+        ``imitate``, or the action-feature block without a hidden layer.
+    :raises ValueError: an unknown preset.
+    """
+
+    kind = "policy"
+    action_features: bool = False
+    weight_decay: float = 0.0
+    keep_best: bool = False
+    imitate: str = "choice"
+    temperature: float = 1.0
+
     #: the command's options after ``--kind``: (field, shown when; None: always)
-    COMMAND = (("deals", None), ("teacher", None), ("epochs", None), ("hidden", None), ("batch", None),
-               ("learning_rate", None), ("held_out", None), ("seed", None),
+    COMMAND = (("deals", None), ("teacher", None), *TeachingSpec.LOOP_COMMAND,
                ("action_features", lambda s: s.action_features), ("weight_decay", lambda s: s.weight_decay > 0),
                ("keep_best", lambda s: s.keep_best), ("imitate", lambda s: s.imitate == "values"),
                ("temperature", lambda s: s.imitate == "values"))
 
     def __post_init__(self):
-        self._check_teaching()
+        super().__post_init__()
         loop = self.loop
         _put(self, weight_decay=loop.weight_decay, keep_best=loop.keep_best,
              action_features=bool(self.action_features))
@@ -150,8 +173,9 @@ class PolicyRunSpec(_TeachingSpec):
             raise InputError("hidden", self.hidden, "the action-feature block needs a hidden layer")
 
     @property
-    def model_name(self) -> str:
-        return self.name or f"{self.preset}-policy"
+    def loop(self) -> LoopSpec:
+        """The loop's numbers, with ``weight_decay`` and ``keep_best``."""
+        return dataclasses.replace(super().loop, weight_decay=self.weight_decay, keep_best=self.keep_best)
 
     @property
     def data_seed(self) -> int:
@@ -160,68 +184,41 @@ class PolicyRunSpec(_TeachingSpec):
         return self.seed + 10_000
 
     def dataset_settings(self) -> dict:
-        """What the run's dataset must have been made with to be reused."""
-        return {"preset": self.preset, "players": self.players, "teacher": self.teacher, "deals": self.deals,
-                "seed": self.data_seed}
+        return {**super().dataset_settings(), "seed": self.data_seed}
 
 
 @dataclass(frozen=True)
-class ValueRunSpec(_TeachingSpec):
+class ValueRunSpec(TeachingSpec):
     """A value network over whole worlds (``dominoai train --kind value``),
-    checked once when made.
+    checked once when made: the settings of :class:`TeachingSpec` (with a
+    value network's defaults: Draw, ``hard``, two layers of 64 and 32,
+    batches of 256), and
 
-    :param preset: the preset; ``players`` the tables' size (None: the
-        preset's count; resolved, and ``rules`` set).
-    :param deals: deals the teacher plays itself on.
-    :param teacher: the bot whose games give the worlds.
     :param rollouts: rollouts per world not solved exactly (at least 1).
     :param rollout_policy: ``random``, ``medium`` or ``hard`` (None:
         :data:`ROLLOUT_POLICY`'s for the preset).
     :param exact: solve exactly at most this many tiles from the end (0: never).
     :param max_nodes: the exact solve's node budget per world (at least 1).
-    :param epochs: passes over the training rows (the loop's numbers:
-        :class:`~dominoai.learn.training.LoopSpec`).
-    :param batch: rows per step.
-    :param learning_rate: Adam's step size.
-    :param held_out: the share of hands held out to measure.
-    :param seed: the root of the data's deals and the split.
-    :param hidden: the hidden layer sizes.
-    :param jobs: the teacher's worker processes (no effect on the result).
-    :param backend: where the teacher plays: None (local processes), ``"dask"``
-        or ``"ray"`` (no effect on the result).
-    :param name: the model's name (None: ``PRESET-value``).
-    :raises InputError: a bad number or rollout policy, or players the
-        preset is not played by.
+    :raises InputError: a bad setting (see :class:`TeachingSpec`) or rollout
+        policy.
     :raises ValueError: an unknown preset.
     """
 
     kind = "value"
     preset: str = "draw"
-    deals: int = 2000
     teacher: str = "hard"
+    hidden: tuple = (64, 32)
+    batch: int = 256
     rollouts: int = 8
     rollout_policy: str | None = None
     exact: int = 12
     max_nodes: int = 20000
-    epochs: int = 20
-    hidden: tuple = (64, 32)
-    batch: int = 256
-    learning_rate: float = 1e-3
-    held_out: float = 0.1
-    seed: int = 0
-    players: int | None = None
-    jobs: int = 1
-    backend: str | None = None
-    name: str | None = None
-    rules: Rules = field(init=False, repr=False, compare=False)
-    preset_players: int = field(init=False, repr=False, compare=False)
 
     COMMAND = (("deals", None), ("teacher", None), ("rollouts", None), ("rollout_policy", None), ("exact", None),
-               ("max_nodes", None), ("epochs", None), ("hidden", None), ("batch", None), ("learning_rate", None),
-               ("held_out", None), ("seed", None))
+               ("max_nodes", None), *TeachingSpec.LOOP_COMMAND)
 
     def __post_init__(self):
-        self._check_teaching()
+        super().__post_init__()
         policy = self.rollout_policy or ROLLOUT_POLICY.get(self.preset, "random")
         if policy not in ("random", "medium", "hard"):
             raise InputError("rollout_policy", policy,
@@ -229,14 +226,8 @@ class ValueRunSpec(_TeachingSpec):
         _put(self, rollout_policy=policy, rollouts=check_int("rollouts", self.rollouts, 1),
              exact=check_int("exact", self.exact, 0), max_nodes=check_int("max_nodes", self.max_nodes, 1))
 
-    @property
-    def model_name(self) -> str:
-        return self.name or f"{self.preset}-value"
-
     def dataset_settings(self) -> dict:
-        """What the run's dataset must have been made with to be reused."""
-        return {"preset": self.preset, "players": self.players, "teacher": self.teacher, "deals": self.deals,
-                "seed": self.seed, "rollouts": self.rollouts, "rollout_policy": self.rollout_policy,
+        return {**super().dataset_settings(), "rollouts": self.rollouts, "rollout_policy": self.rollout_policy,
                 "exact": self.exact, "max_nodes": self.max_nodes}
 
 

@@ -27,7 +27,7 @@ tile on a copy of the line seen by the deciding seat.
 
 The first nine are ``hard``'s (:func:`dominoai.nets.hardeval.hard_eval_into`
 computes them); ``own_next`` is the block's own. Units are points, pips
-and counts; the Dominoball replacement (action 112) has all features 0. The block's layout is
+and counts; the Dominoball replacement (action ``MOVE_REPLACE``) has all features 0. The block's layout is
 :data:`ACTION_FEATURES_VERSION` (1); a model records the names and the
 version (:mod:`dominoai.nets.model`) and is refused under another.
 

@@ -45,7 +45,8 @@ from numba import njit
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.observe import O_BONE, O_HAND, O_POINTS, O_REPL, O_SCORE, O_SEAT, O_SIZES, O_UNSEEN, O_VOID
-from ..tiles import PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS
+from ..tiles import (HEAVY_RANK, N_PIPS, N_TILES, PIP_MASK, PIP_SET_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW,
+                     TILE_PIP_SET, TOP_DOUBLE)
 
 __all__ = ["FEATURES", "FEATURE_TABLE", "REPLACE_PARAM", "DEFAULT_WEIGHTS", "N_FEATURES", "N_WEIGHTS",
            "WORK_INT", "WORK_FLOAT", "hard_eval", "hard_eval_into", "hard_pick", "hard_scratch"]
@@ -94,33 +95,30 @@ F_REPLY = FEATURES.index("reply")
 WIN_BONUS = 1000.0
 REPLY_WIN = 100.0
 
-_PIPS = TILE_PIPS.copy()
 _HIGH = TILE_HIGH.copy()
 _LOW = TILE_LOW.copy()
 _DBL = TILE_IS_DOUBLE.copy()
 _PIPMASK = PIP_MASK.copy()
 # _VOID_TILES[v]: the tiles showing any pip of the bit set v
-_VOID_TILES = np.zeros(128, np.int64)
-for _v in range(128):
-    for _p in range(7):
-        if _v >> _p & 1:
-            _VOID_TILES[_v] |= PIP_MASK[_p]
+_VOID_TILES = PIP_SET_MASK.copy()
 # _PIPBITS[t]: bit set of the pips on tile t
-_PIPBITS = np.array([(1 << int(TILE_HIGH[t])) | (1 << int(TILE_LOW[t])) for t in range(28)], np.int64)
+_PIPBITS = TILE_PIP_SET.copy()
+_HEAVY = HEAVY_RANK.copy()
 _ONE = np.int64(1)
-_DOUBLE_66 = np.int64(1) << 27
+_LONE_TOP_DOUBLE = _ONE << TOP_DOUBLE
 
 
 # ---------------------------------------------------------------- helpers
 @njit(cache=True)
 def hand_cost(rv, mask):
     """What a hand left at the end counts against its side, in pips: the rules'
-    count (Kozel's lone 0:0 = 25); in strike scoring a lone 6:6 costs 50 and a
-    lone 0:0 25 (the 10 and 5 strikes going out against them earns)."""
+    count (Kozel's lone 0:0 = 25); in strike scoring a lone top double (6:6)
+    costs 50 and a lone 0:0 25 (the 10 and 5 strikes going out against them
+    earns)."""
     if mask == 0:
         return 0
     if rv[L.R_HAND_SCORING] == L.HS_STRIKES:
-        if mask == _DOUBLE_66:
+        if mask == _LONE_TOP_DOUBLE:
             return 50
         if mask == 1:
             return 25
@@ -167,7 +165,7 @@ def reply_points(tmp, cand, s, threat, vals):
     the mask ``cand``, scores with one tile on the ends of the line ``tmp``
     (at least one tile on it). ``threat``: points at which that side reaches an
     instant target (a larger number when none); such a reply counts
-    ``REPLY_WIN`` more. ``vals``: float64 scratch of at least 28."""
+    ``REPLY_WIN`` more. ``vals``: float64 scratch of at least ``N_TILES``."""
     c = K.popcount(cand)
     if c == 0 or s <= 0:
         return 0.0
@@ -226,9 +224,9 @@ def _est_pips(a, rv, unseen, j):
 
 # ---------------------------------------------------------------- the kernel
 #: the length of :func:`hard_eval_into`'s ``int64`` scratch ``wi``
-WORK_INT = 2 * L.S_SIZE + 7
+WORK_INT = 2 * L.S_SIZE + N_PIPS
 #: the length of :func:`hard_eval_into`'s ``float64`` scratch ``wf``
-WORK_FLOAT = 4 + 28
+WORK_FLOAT = 4 + N_TILES
 
 
 @njit(cache=True)
@@ -274,10 +272,10 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
 
     # unseen tiles per pip, and estimated pips per side
     tmp = wi[:L.S_SIZE]
-    uc = wi[2 * L.S_SIZE:2 * L.S_SIZE + 7]
+    uc = wi[2 * L.S_SIZE:2 * L.S_SIZE + N_PIPS]
     est = wf[:4]
-    rvals = wf[4:32]
-    for p in range(7):
+    rvals = wf[4:4 + N_TILES]
+    for p in range(N_PIPS):
         uc[p] = K.popcount(unseen & _PIPMASK[p])
     for j in range(4):
         est[j] = 0.0
@@ -390,7 +388,7 @@ def hard_eval_into(st, rv, a, codes, n, w, feats, vals, wi, wf):
         if wins:
             v += WIN_BONUS
         vals[i] = v
-        key = _PIPS[t] * 8 + _HIGH[t]
+        key = _HEAVY[t]
         if best < 0 or v > bval or (v == bval and key > bkey):
             best = i
             bval = v

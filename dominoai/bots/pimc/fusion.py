@@ -41,6 +41,7 @@ from numba import njit
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.rng import GOLDEN, mix64
+from ...tiles import N_TILES
 from .solver import plain_line, solve_into, solve_line_into
 from .value import hand_value
 
@@ -50,6 +51,10 @@ __all__ = ["MAX_FUSED_MOVES", "FusionTables", "info_key", "new_fusion", "fused_w
 #: the most moves at the next own decision that are fused; a world with more
 #: there is filed under a key of its own (PIMC's value for it)
 MAX_FUSED_MOVES = 32
+
+# a power of two above any hand size (0..N_TILES): the base in which
+# info_key writes every seat's hand size as one number
+_SIZE_BASE = 1 << N_TILES.bit_length()
 
 #: The tables of a fused search (:func:`new_fusion`): the filed values
 #: (``fkey``, ``frow``, ``fval``, ``fn``, ``fmove``, ``used``) and one
@@ -84,7 +89,7 @@ def info_key(st, rv, seat):
     h = _mix(h, st[L.S_MUST] + 256)
     n = 0
     for s in range(rv[L.R_PLAYERS]):
-        n = n * 32 + K.popcount(st[L.S_HAND + s])
+        n = n * _SIZE_BASE + K.popcount(st[L.S_HAND + s])
     h = _mix(h, n)
     h = _mix(h, K.bone_left(st))
     for s in range(4):

@@ -35,7 +35,7 @@ from ...engine import fast as F
 from ...engine import kernels as K
 from ...engine import layout as L
 from ...engine.observe import observe_into
-from ...tiles import TILE_HIGH, TILE_PIPS
+from ...tiles import HEAVY_RANK, N_TILES
 from ...nets.hardeval import hard_eval_into, hard_scratch
 
 __all__ = ["POLICIES", "rollout", "rollout_policy_id", "playout_random", "playout_medium",
@@ -89,7 +89,7 @@ def medium_move(st, rv, buf, n, scratch):
             before = scratch[L.S_POINTS + sd]
             K.lay_and_score(scratch, rv, seat, t, c & 3)
             pts = scratch[L.S_POINTS + sd] - before
-        key = (pts * 16 + TILE_PIPS[t]) * 8 + TILE_HIGH[t]
+        key = pts * N_TILES + HEAVY_RANK[t]
         if key > bkey:
             bkey = key
             best = i

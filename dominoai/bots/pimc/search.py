@@ -118,7 +118,7 @@ def shuffle_boneyard(wst, rs):
     on the true order."""
     lo = L.S_BONE + wst[L.S_BONE_POS]
     n = wst[L.S_BONE_END] - wst[L.S_BONE_POS]
-    for i in range(1, n):           # insertion sort: at most 28 tiles
+    for i in range(1, n):           # insertion sort: at most N_TILES tiles
         t = wst[lo + i]
         j = i - 1
         while j >= 0 and wst[lo + j] > t:

@@ -28,6 +28,7 @@ from ...engine.observe import O_SIZE
 from ...nets.features import N_ACTION_FEATURES
 from ...nets.hardeval import DEFAULT_WEIGHTS, hard_scratch
 from ...nets.world_encode import WORLD_SIZE
+from ..worlds.sampling import BONE_SCRATCH
 from .playnet import NO_BLOCK
 
 __all__ = ["SearchSettings", "Scratch", "new_scratch", "MAX_DEPTH", "NET_WIDTH", "NET_INPUT",
@@ -219,7 +220,7 @@ def _block(block, net) -> tuple:
 #: ``aux`` an observation array / state scratch of the rollout policies,
 #: ``ev`` an event log ``(MAX_EVENTS, 4)``, ``buf`` a move buffer, ``rs2``
 #: (``uint64``, 1) the rollouts' RNG, ``p0`` points per side before the move
-#: (4), ``bone`` (32) and ``miss`` (2) the sampler's scratch; the exact
+#: (4), ``bone`` (``BONE_SCRATCH``) and ``miss`` (2) the sampler's scratch; the exact
 #: solver's ``stack`` ``(MAX_DEPTH, S_SIZE)``, ``bufs`` ``(MAX_DEPTH,
 #: MAX_MOVES)``, ``meta`` ``(6, MAX_DEPTH)``, ``nodes`` (3: count, budget,
 #: gave up) and ``vals`` (one per move); the play model's ``hard`` scratch
@@ -249,7 +250,7 @@ def new_scratch(n_moves, max_nodes):
     return Scratch(np.zeros(L.S_SIZE, np.int64), np.zeros(L.S_SIZE, np.int64),
                    np.zeros(max(L.S_SIZE, O_SIZE), np.int64),
                    np.zeros((L.MAX_EVENTS, 4), np.int64), np.zeros(L.MAX_MOVES, np.int64),
-                   np.zeros(1, np.uint64), np.zeros(4, np.int64), np.zeros(32, np.int64),
+                   np.zeros(1, np.uint64), np.zeros(4, np.int64), np.zeros(BONE_SCRATCH, np.int64),
                    np.zeros(2, np.int64),
                    np.zeros((MAX_DEPTH, L.S_SIZE), np.int64),
                    np.zeros((MAX_DEPTH, L.MAX_MOVES), np.int64),

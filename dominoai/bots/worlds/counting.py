@@ -40,11 +40,12 @@ _ONE = np.int64(1)
 MAXC = 64      # tile classes per seat (suffix start x replacement bits)
 HSIZE = 1024   # N_j cache entries per seat (open addressing)
 
-_FACT = np.ones(32, np.float64)
-for _i in range(1, 32):
+# n! and C(n, k) for every count of tiles n, k <= N_TILES
+_FACT = np.ones(N_TILES + 1, np.float64)
+for _i in range(1, N_TILES + 1):
     _FACT[_i] = _FACT[_i - 1] * _i
-_BINOM = np.zeros((32, 32), np.float64)
-for _n in range(32):
+_BINOM = np.zeros((N_TILES + 1, N_TILES + 1), np.float64)
+for _n in range(N_TILES + 1):
     _BINOM[_n, 0] = 1.0
     for _k in range(1, _n + 1):
         _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + (_BINOM[_n - 1, _k] if _k < _n else 0.0)

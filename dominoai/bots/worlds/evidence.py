@@ -36,7 +36,7 @@ __all__ = ["MAXG", "MAXV", "MAXP", "MAXR", "pips_to_tiles", "better_leads", "rea
 
 _ONE = np.int64(1)
 
-MAXG = 32      # slot groups per seat (deal + draws + replacements)
+MAXG = N_TILES + 1  # slot groups per seat: the deal, then at most one per tile taken from the boneyard
 MAXV = 256     # void events per seat
 MAXP = N_TILES  # tiles a seat played from an unknown slot
 MAXR = 8       # replacements per seat in a hand

@@ -34,9 +34,12 @@ from ...tiles import N_TILES
 from .counting import HSIZE, build_parts, holder_count
 
 __all__ = ["Belief", "draw_world", "drawn_world_weight", "sample_many", "world_weight",
-           "world_weight_of", "slot_counts"]
+           "world_weight_of", "slot_counts", "BONE_SCRATCH"]
 
 _ONE = np.int64(1)
+#: the length of :func:`draw_world`'s scratch ``bone``: the boneyard in draw
+#: order (``N_TILES`` slots), then the tiles still owed to each holder (up to 4)
+BONE_SCRATCH = N_TILES + 4
 
 
 @njit(cache=True)
@@ -97,7 +100,7 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
     ``base``: the observer's engine state (``int64``, ``(S_SIZE,)``,
     :meth:`Observation.engine_state`); ``rs``: the generator (``uint64``,
     ``(1,)``, advanced); ``wst``: out, ``int64`` ``(S_SIZE,)``; ``bone``:
-    ``int64`` scratch of 32. Inlined where called."""
+    ``int64`` scratch of ``BONE_SCRATCH``. Inlined where called."""
     T = tiles.shape[0]
     H = hseat.shape[0]
     for i in range(L.S_SIZE):
@@ -175,7 +178,7 @@ def sample_many(p, base, rs, n, max_props, out, wout):
     proposals)``."""
     tiles, allow, caps, hseat, dp, rad = p.tiles, p.allow, p.caps, p.hseat, p.dp, p.rad
     wneed, cls, crad, hkey, hval = p.wneed, p.cls, p.crad, p.hkey, p.hval
-    bone = np.zeros(32, np.int64)
+    bone = np.zeros(BONE_SCRATCH, np.int64)
     miss = np.zeros(2, np.int64)
     wst = np.zeros(L.S_SIZE, np.int64)
     k = 0
