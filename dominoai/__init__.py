@@ -9,7 +9,7 @@ import run_tournament`` works as usual (it imports the tournament then).
 Importing changes nothing outside the package: no import hook, no numba
 setting (:mod:`dominoai._numba_cache` keeps the kernels' cache fresh).
 """
-from importlib import import_module as _import_module
+from ._lazy import lazy_names as _lazy_names
 
 __version__ = "0.1.0"
 
@@ -38,17 +38,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """Import a public name (or submodule) on first use; raise AttributeError otherwise."""
-    if name in _LAZY:
-        value = getattr(_import_module(f".{_LAZY[name]}", __name__), name)
-    elif name in _SUBMODULES:
-        value = _import_module(f".{name}", __name__)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__) | _SUBMODULES)
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals(), __all__, _SUBMODULES)

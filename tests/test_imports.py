@@ -24,7 +24,7 @@ COMMAND_MODULES = ("dominoai.records_command", "dominoai.viewer_command", "domin
 #: and its subcommands' modules, the rules and tiles, the engine's
 #: constants, the cache's bookkeeping
 LIGHT_MODULES = ("dominoai", "dominoai.__main__", "dominoai._numba_cache", "dominoai._compile",
-                 "dominoai._files", "dominoai.cli", "dominoai._cli_support", *COMMAND_MODULES,
+                 "dominoai._files", "dominoai._lazy", "dominoai.cli", "dominoai._cli_support", *COMMAND_MODULES,
                  "dominoai.rules", "dominoai.tiles", "dominoai.engine", "dominoai.engine.layout")
 
 

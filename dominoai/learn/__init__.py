@@ -23,7 +23,7 @@ The names below are imported from their module on first use, so that
 """
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_names as _lazy_names
 
 # public name -> its module: one of this package, or "..nets.model", dominoai's own
 _WHERE = {"VectorEnv": "env", "OPPONENTS": "env",
@@ -32,14 +32,4 @@ _WHERE = {"VectorEnv": "env", "OPPONENTS": "env",
 __all__ = ["VectorEnv", "OPPONENTS", "Model", "ModelError", "load_model"]
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module if module.startswith(".") else f".{module}", __name__), name)
-    globals()[name] = value  # once: later look-ups find it directly
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(__name__, _WHERE, globals(), __all__)

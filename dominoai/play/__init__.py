@@ -55,7 +55,7 @@ least ``hard`` ("How to play Domino" (Russian); docs/rules.md, Kozel):
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_names as _lazy_names
 
 # public name -> its module: one of this package, or ".._files", dominoai's own
 _WHERE = {
@@ -81,14 +81,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module if module.startswith(".") else f".{module}", __name__), name)
-    globals()[name] = value  # once: later look-ups find it directly
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(__name__, _WHERE, globals(), __all__)

@@ -22,7 +22,7 @@ numba.
 """
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_names as _lazy_names
 
 # public name -> its module in this package
 _WHERE = {
@@ -35,14 +35,4 @@ __all__ = ["tune", "StudySpec", "TuneResult", "Verdict", "validate", "load_study
            "parse_fix", "spec_of", "Dim"]
 
 
-def __getattr__(name: str):
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value  # once: later look-ups find it directly
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_names(__name__, _WHERE, globals(), __all__)
