@@ -154,6 +154,23 @@ def nth_move(tiles, npl, e0, e1, i):
 
 
 @njit(cache=True, inline="always")
+def random_tile_end(r, tiles, npl, e0, e1):
+    """A uniform draw over ``legal_moves``' list for the playable ``tiles``
+    (one draw even for a single move), as :func:`n_moves` and
+    :func:`nth_move` make it, returned as ``(next state, tile, end)``."""
+    if npl == 0:
+        r, i = below(r, K.popcount(tiles))
+        return r, K.nth_tile(tiles, i), _ZERO
+    m0 = tiles & PIP_MASK[e0]
+    m1 = tiles & PIP_MASK[e1] if e1 != e0 else _ZERO
+    c0 = K.popcount(m0)
+    r, i = below(r, c0 + K.popcount(m1))
+    if i < c0:
+        return r, K.nth_tile(m0, i), _ZERO
+    return r, K.nth_tile(m1, i - c0), _ONE
+
+
+@njit(cache=True, inline="always")
 def easy_move(r, tiles, npl, e0, e1):
     """``easy``'s move among the playable ``tiles``: the only one, or a
     uniform draw from the generator state ``r`` (``uint64``, held in a
@@ -167,6 +184,13 @@ def easy_move(r, tiles, npl, e0, e1):
 
 @njit(cache=True, inline="always")
 def lay(h, v):
+    """:func:`lay_on` for the legal move code ``v`` (tile ``v >> 2``, end
+    ``v & 3``)."""
+    return lay_on(h, v >> 2, v & 3)
+
+
+@njit(cache=True, inline="always")
+def lay_on(h, t, end):
     """The seat ``h.cur`` lays the legal move code ``v`` on the hand ``h``:
     returns ``(the hand afterwards, status)``. Status 0: the hand goes on,
     ``cur`` the seat to move (the other one, or the same after a forced
@@ -179,7 +203,6 @@ def lay(h, v):
     cur = h.cur
     h0 = h.h0
     h1 = h.h1
-    t = v >> 2
     bit = _ONE << t
     if cur == 0:
         h0 &= ~bit
@@ -192,14 +215,14 @@ def lay(h, v):
     lo = TILE_LOW[t]
     kind = TILE_IS_DOUBLE[t]
     if h.npl == 0:
-        if v & 3 == 1:
+        if end == 1:
             hi, lo = lo, hi
         e0 = hi
         e1 = lo
         k0 = kind
         k1 = kind
         lead = t
-    elif v & 3 == 0:
+    elif end == 0:
         e0 = hi + lo - e0
         k0 = kind
     else:

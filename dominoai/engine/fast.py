@@ -77,7 +77,6 @@ from .layout import (
     S_PLAYED, S_REPL, S_SCORE, S_SIZE, S_SPIN, S_SPIN_TILE, SPIN_BASE_DOUBLE, SPIN_FIRST_DOUBLE,
     SPIN_NONE, ST_BLOCKED, ST_CUT, ST_DOMINO,
 )
-from .rng import below
 
 #: ``playout_path`` values: which loop plays a rules vector
 PATH_KERNELS, PATH_BLOCK2, PATH_LINE, PATH_SPINNER = 0, 1, 2, 3
@@ -182,9 +181,8 @@ def _playout_block2(st, rs):
     r = rs[0]
     moves = 0
     while True:
-        tiles = B.playable(h)
-        r, i = below(r, B.n_moves(tiles, h.npl, h.e0, h.e1))
-        h, status = B.lay(h, B.nth_move(tiles, h.npl, h.e0, h.e1, i))
+        r, t, end = B.random_tile_end(r, B.playable(h), h.npl, h.e0, h.e1)
+        h, status = B.lay_on(h, t, end)
         moves += 1
         if status:
             break
