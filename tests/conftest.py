@@ -111,11 +111,11 @@ def _warm_learning(rules) -> None:
 #: which it needs with ``pytestmark = pytest.mark.kernels("search", ...)``.
 #: They are taken in this order: the first two run side by side (the belief
 #: and playout kernels while the other worker compiles the engine and hard),
-#: the third goes to whichever worker is free first. Seconds on an empty
-#: cache, quiet 2-core machine: search 118; side 14, likelihood 9 and
-#: simulation 82 (without the lanes); learning 46. On a slower 2-core
-#: machine, the lanes included: search 251; side 32 and simulation 187;
-#: learning 102.
+#: the third goes to whichever worker is free first. CPU seconds on an
+#: empty cache, each group alone in one process, quiet 2-core machine
+#: (2026-12-07, docs/reports/2026-12-07-compile-and-suite.md): search 218
+#: (``playout_on`` 35 of it, which the side group compiles first in a
+#: suite); side 148; learning 73.
 WARM_GROUPS = {
     "search": [_warm_search],
     "side": [_warm_side, _warm_likelihood, _warm_simulation],
@@ -126,7 +126,7 @@ WARM_TEXT = {"search": "the engine and the bots' search", "side": "insane's beli
              "learning": "the batched env"}
 #: CPU seconds of each group on an empty cache (the quiet machine above),
 #: for the notice's estimate when no earlier run of this version left one
-WARM_TYPICAL = {"search": 118.0, "side": 105.0, "learning": 46.0}
+WARM_TYPICAL = {"search": 183.0, "side": 148.0, "learning": 73.0}
 
 
 def _groups_of(item) -> set[str]:
