@@ -34,7 +34,11 @@ def cmd_replay(args) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     try:
         if args.file == "-":
-            rec = load_record(_loads(sys.stdin.read()))
+            try:
+                text = sys.stdin.buffer.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordError("not UTF-8 text") from None
+            rec = load_record(_loads(text))
         else:
             rec = load_record(args.file)
         res = replay(rec)

@@ -6,6 +6,7 @@ in a subprocess) and in-process through ``main``: every reference case
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import re
@@ -216,6 +217,18 @@ def test_replay_from_stdin(warm):
     assert procs[0].returncode == 0, procs[0].stderr
     assert json.loads(procs[0].stdout)["scores"] == [0, 4]
     assert_refused(procs[1], r"^dominoai: error: <stdin>: invalid JSON")
+
+
+@pytest.mark.parametrize("data", [b"\xff\xfe{}", b'{"format": "dominoai.record/1", "x": "\xe9"}'],
+                         ids=["binary", "latin1-in-a-string"])
+def test_replay_refuses_bytes_that_are_not_utf8_on_stdin(data, monkeypatch, capsys):
+    """Read from standard input, bytes that are not UTF-8 are named as such,
+    as they are in a file, not as bad JSON or a lone surrogate."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["replay", "-", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "dominoai: error: <stdin>: not UTF-8 text\n"
 
 
 @pytest.mark.parametrize("argv, pattern", [

@@ -197,6 +197,9 @@ def test_bad_records_write_nothing(tmp_path):
     assert "there is no hand 2: the record has 1" in error(lambda: render_command(good, 2, 0, out / "p.svg"))
     (tmp_path / "notjson.json").write_text("{")
     assert "invalid JSON" in error(lambda: view_command(tmp_path / "notjson.json", out / "r.html"))
+    (tmp_path / "array.json").write_text("[1, 2]")   # the replay's words, not the library's
+    assert error(lambda: view_command(tmp_path / "array.json", out / "r.html")).endswith(
+        "array.json: a record is a JSON object, not list")
     ana = copy.deepcopy(BLOCK_REC)
     ana["hands"][0]["moves"][0]["analysis"] = {"6:6": 1}
     assert 'hand 1, move 1: "analysis" must be a list' in \

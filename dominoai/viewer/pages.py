@@ -49,6 +49,8 @@ def _read_json(source):
         except (OSError, ValueError, RecursionError):
             load_record(source)  # raises the replay's one-line error
             raise  # pragma: no cover - load_record failed to read it too
+        if not isinstance(data, dict):
+            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
         return data
     return load_record(source).to_dict()
 
