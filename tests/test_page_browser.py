@@ -98,9 +98,13 @@ class Page:
                                   " return !!f && f.status === 'playing' && f.hand.your_turn; })()")
 
     def draw_all(self):
-        """Tap the boneyard while the page asks for it."""
+        """Tap the boneyard while the page asks for it: a face-down tile,
+        and by turns the boneyard's label (the whole lit boneyard takes the
+        tap); each tap draws exactly one tile."""
         while self.page.locator("#boneyard.lit").count():
-            self.page.locator("#boneyard .tile.back").first.click()
+            before = self.page.locator("#boneyard .tile.back").count()
+            self.page.locator("#boneyard .label" if self.draws % 2 else "#boneyard .tile.back").first.click()
+            assert self.page.locator("#boneyard .tile.back").count() == before - 1
             self.draws += 1
 
     def check_lit(self, f: dict):

@@ -716,6 +716,8 @@ function renderBoneyard(f) {
     kids.push(b);
   }
   yard.replaceChildren(...kids);
+  // the whole lit boneyard takes the tap, its label and gaps too (a tile's own tap draws once)
+  yard.onclick = (e) => { if (!e.target.closest(".tile.back")) drawOne(); };
 }
 
 function renderActions(f) {
