@@ -129,45 +129,51 @@ def playable(h):
 
 
 @njit(cache=True, inline="always")
+def end_masks(tiles, npl, e0, e1):
+    """The playable ``tiles`` that ``legal_moves`` lists on the left end and
+    on the right end, in its order: the lead (``npl`` 0) all on the left;
+    with two ends of one pip, each tile once, on the left."""
+    if npl == 0:
+        return tiles, _ZERO
+    return tiles & PIP_MASK[e0], (tiles & PIP_MASK[e1] if e1 != e0 else _ZERO)
+
+
+@njit(cache=True, inline="always")
+def _nth_tile_end(m0, m1, i):
+    """The ``i``-th move of the lists ``m0`` (left end) then ``m1`` (right
+    end) of :func:`end_masks`, as ``(tile, end)``."""
+    c0 = K.popcount(m0)
+    if i < c0:
+        return K.nth_tile(m0, i), _ZERO
+    return K.nth_tile(m1, i - c0), _ONE
+
+
+@njit(cache=True, inline="always")
 def n_moves(tiles, npl, e0, e1):
     """How many moves ``legal_moves`` lists for the playable ``tiles`` (the
     lead when ``npl`` is 0, else on the ends ``e0``, ``e1``)."""
-    if npl == 0:
-        return K.popcount(tiles)
-    n = K.popcount(tiles & PIP_MASK[e0])
-    if e1 != e0:
-        n += K.popcount(tiles & PIP_MASK[e1])
-    return n
+    m0, m1 = end_masks(tiles, npl, e0, e1)
+    return K.popcount(m0) + K.popcount(m1)
 
 
 @njit(cache=True, inline="always")
 def nth_move(tiles, npl, e0, e1, i):
     """The ``i``-th move code of ``legal_moves``'s list (0-based, ``i`` below
     :func:`n_moves`) for the playable ``tiles``."""
-    if npl == 0:
-        return K.nth_tile(tiles, i) * 4
-    m0 = tiles & PIP_MASK[e0]
-    c0 = K.popcount(m0)
-    if i < c0:
-        return K.nth_tile(m0, i) * 4
-    return K.nth_tile(tiles & PIP_MASK[e1], i - c0) * 4 + 1
+    m0, m1 = end_masks(tiles, npl, e0, e1)
+    t, end = _nth_tile_end(m0, m1, i)
+    return t * 4 + end
 
 
 @njit(cache=True, inline="always")
 def random_tile_end(r, tiles, npl, e0, e1):
     """A uniform draw over ``legal_moves``' list for the playable ``tiles``
-    (one draw even for a single move), as :func:`n_moves` and
-    :func:`nth_move` make it, returned as ``(next state, tile, end)``."""
-    if npl == 0:
-        r, i = below(r, K.popcount(tiles))
-        return r, K.nth_tile(tiles, i), _ZERO
-    m0 = tiles & PIP_MASK[e0]
-    m1 = tiles & PIP_MASK[e1] if e1 != e0 else _ZERO
-    c0 = K.popcount(m0)
-    r, i = below(r, c0 + K.popcount(m1))
-    if i < c0:
-        return r, K.nth_tile(m0, i), _ZERO
-    return r, K.nth_tile(m1, i - c0), _ONE
+    (one draw even for a single move), the ends' masks computed once:
+    ``(next state, tile, end)``."""
+    m0, m1 = end_masks(tiles, npl, e0, e1)
+    r, i = below(r, K.popcount(m0) + K.popcount(m1))
+    t, end = _nth_tile_end(m0, m1, i)
+    return r, t, end
 
 
 @njit(cache=True, inline="always")
@@ -191,7 +197,9 @@ def lay(h, v):
 
 @njit(cache=True, inline="always")
 def lay_on(h, t, end):
-    """The seat ``h.cur`` lays the legal move code ``v`` on the hand ``h``:
+    """The seat ``h.cur`` lays the tile ``t`` on the end ``end`` (0 left,
+    1 right; for the lead, 1 turns the tile round), a legal move, on the
+    hand ``h``:
     returns ``(the hand afterwards, status)``. Status 0: the hand goes on,
     ``cur`` the seat to move (the other one, or the same after a forced
     pass, which marks the other's voids); ``ST_DOMINO`` or ``ST_BLOCKED``:
