@@ -1,7 +1,12 @@
-"""The ``dominoai`` command line, run as a user runs it (``python -m dominoai``
-in a subprocess) and in-process through ``main``: every reference case
+"""The ``dominoai`` command line, in-process through ``main`` and as a user
+runs it (``python -m dominoai`` in a subprocess): every reference case
 (tests/data/cases), every kind of bad input (exit code 2, one
-``dominoai: error:`` line, no traceback), and ``simulate``."""
+``dominoai: error:`` line, no traceback), and ``simulate``.
+
+Every case and every bad record goes through ``main``, which is all that
+``python -m dominoai`` runs; a subprocess costs a second or two of start-up,
+so the process itself (its exit status, its two streams, the console
+script) is checked on a few of each kind."""
 
 from __future__ import annotations
 
@@ -66,6 +71,15 @@ def warm():
     warm_up_simulation(get_rules("all_fives"), progress=False, stream=io.StringIO())
 
 
+def run_main(capsys, *args) -> subprocess.CompletedProcess:
+    """``main(ARGS)`` in this process, with its exit code and two streams in
+    the shape :func:`run_cli` returns."""
+    capsys.readouterr()
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
+
+
 def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
     """Exit code 2, nothing on stdout, exactly one ``dominoai: error:`` line."""
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
@@ -78,14 +92,19 @@ def assert_refused(proc: subprocess.CompletedProcess, pattern: str = ""):
 
 
 # ------------------------------------------------------------- reference cases
+#: the cases also run in a subprocess: one replayed, one refused
+CLI_CASES = [p for p in CASES if p.stem == "block_pass_after_lead"] + \
+    [p for p in CASES if p.stem == "bad_duplicate_tile"]
+
+
 @pytest.fixture(scope="session")
 def case_runs(warm):
-    procs = run_many([("replay", p, "--json") for p in CASES])
-    return dict(zip(CASES, procs))
+    procs = run_many([("replay", p, "--json") for p in CLI_CASES])
+    return dict(zip(CLI_CASES, procs))
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("path", CLI_CASES, ids=[p.stem for p in CLI_CASES])
 def test_case_via_cli(path, case_runs):
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     proc = case_runs[path]
@@ -97,6 +116,11 @@ def test_case_via_cli(path, case_runs):
     assert proc.stdout.count("\n") == 1  # one JSON object, one line
     out = json.loads(proc.stdout)
     assert subset(expected, out), f"\nexpected {expected}\n     got {out}"
+
+
+def test_the_subprocess_cases_are_one_replayed_and_one_refused():
+    refused = [json.loads(p.with_name(p.stem + ".expected.json").read_text()) == {"exit": 2} for p in CLI_CASES]
+    assert refused == [False, True]
 
 
 @pytest.mark.parametrize("path", CASES, ids=CASE_IDS)
@@ -179,35 +203,39 @@ def _bad_records() -> dict:
 BAD = _bad_records()
 
 
-@pytest.fixture(scope="session")
-def bad_runs(tmp_path_factory, warm):
-    d = tmp_path_factory.mktemp("bad_records")
-    argvs = []
-    for name, (content, _) in BAD.items():
-        p = d / f"{name}.json"
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content if isinstance(content, str) else json.dumps(content))
-        argvs.append(("replay", p, "--json"))
-    argvs += [("replay", d / "missing.json"), ("replay", d)]
-    procs = run_many(argvs)
-    return dict(zip([*BAD, "missing_file", "directory"], zip(argvs, procs)))
+def _write_bad(folder, name):
+    content = BAD[name][0]
+    p = folder / f"{name}.json"
+    if isinstance(content, bytes):
+        p.write_bytes(content)
+    else:
+        p.write_text(content if isinstance(content, str) else json.dumps(content))
+    return p
 
 
-@pytest.mark.e2e
 @pytest.mark.parametrize("name", list(BAD))
-def test_bad_record_refused(name, bad_runs):
-    (_, path, _), proc = bad_runs[name]
-    assert_refused(proc, "^dominoai: error: " + re.escape(str(path)) + ":.* " + BAD[name][1])
+def test_bad_record_refused(name, tmp_path, capsys):
+    path = _write_bad(tmp_path, name)
+    assert_refused(run_main(capsys, "replay", path, "--json"),
+                   "^dominoai: error: " + re.escape(str(path)) + ":.* " + BAD[name][1])
+    assert sorted(tmp_path.iterdir()) == [path]  # nothing written beside it
+
+
+def test_missing_file_and_directory(tmp_path, capsys):
+    path = tmp_path / "missing.json"
+    assert_refused(run_main(capsys, "replay", path), re.escape(str(path)) + r": No such file or directory$")
+    assert_refused(run_main(capsys, "replay", tmp_path), re.escape(str(tmp_path)) + r": ")
 
 
 @pytest.mark.e2e
-def test_missing_file_and_directory(bad_runs):
-    (_, path), proc = bad_runs["missing_file"]
-    assert_refused(proc, re.escape(str(path)) + r": No such file or directory$")
-    (_, path), proc = bad_runs["directory"]
-    assert_refused(proc, re.escape(str(path)) + r": ")
+def test_bad_records_via_cli(tmp_path, warm):
+    """A refused record and a missing file, from the process: status 2 and
+    one line on stderr."""
+    bad = _write_bad(tmp_path, "pass_while_able")
+    missing = tmp_path / "missing.json"
+    procs = run_many([("replay", bad, "--json"), ("replay", missing)])
+    assert_refused(procs[0], "^dominoai: error: " + re.escape(str(bad)) + ":.* " + BAD["pass_while_able"][1])
+    assert_refused(procs[1], re.escape(str(missing)) + r": No such file or directory$")
 
 
 @pytest.mark.e2e

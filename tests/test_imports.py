@@ -4,6 +4,7 @@ fresh interpreter (``sys.modules`` at exit), and the lazy public names."""
 from __future__ import annotations
 
 import json
+import functools
 import os
 import subprocess
 import sys
@@ -187,7 +188,10 @@ def test_the_package_stamps_its_kernel_caches():
 PACKAGE = Path(dominoai.__file__).resolve().parent
 
 
+@functools.cache
 def _modules() -> dict[str, tuple[Path, bool]]:
+    """Every module of the package: its file and whether it is a package
+    (read once per session; callers must not change it)."""
     out = {}
     for f in sorted(PACKAGE.rglob("*.py")):
         parts = list(f.relative_to(PACKAGE.parent).with_suffix("").parts)
@@ -233,10 +237,24 @@ def _import_targets(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str
     return out
 
 
+_PACKAGE_TARGETS: dict = {}
+
+
+def _package_targets(name: str) -> list[tuple[str, bool, int]]:
+    """:func:`_import_targets` of one module of the package, parsed once per
+    session (the graph tests all read the same files)."""
+    if name not in _PACKAGE_TARGETS:
+        mods = _modules()
+        path, is_pkg = mods[name]
+        _PACKAGE_TARGETS[name] = _import_targets(name, path, is_pkg, mods)
+    return _PACKAGE_TARGETS[name]
+
+
 def _imports(name: str, path: Path, is_pkg: bool, mods) -> list[tuple[str, bool, int]]:
     """``(imported module of the package, function-local?, line)`` for every
     import statement of a module that imports one (:func:`_import_targets`)."""
-    return [t for t in _import_targets(name, path, is_pkg, mods) if t[0] in mods]
+    targets = _package_targets(name) if mods is _modules() else _import_targets(name, path, is_pkg, mods)
+    return [t for t in targets if t[0] in mods]
 
 
 def test_the_imports_of_a_module_are_named(tmp_path):
@@ -627,7 +645,7 @@ def _local_imports() -> list[tuple[str, str, str]]:
     mods = _modules()
     return [(m, target, f"{path.relative_to(PACKAGE.parent).as_posix()}:{line}")
             for m, (path, is_pkg) in mods.items()
-            for target, local, line in _import_targets(m, path, is_pkg, mods) if local]
+            for target, local, line in _package_targets(m) if local]
 
 
 def test_function_local_imports_are_lazy_ones():
