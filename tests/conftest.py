@@ -60,12 +60,13 @@ def _warm_search(rules) -> None:
         call()
 
 
-def _warm_side(rules) -> None:
-    """insane's belief kernels and the fused playouts (the warm-up's side
-    steps, compiled while the other worker compiles the engine and hard)."""
+def _warm_worlds(rules) -> None:
+    """insane's belief kernels (the warm-up's ``worlds`` side step, compiled
+    while the other worker compiles the engine and hard). The fused playout
+    (the ``fused`` side step) is left to insane's hand in the search group:
+    compiled here too, it was compiled on both workers at once."""
     from dominoai import _compile
-    for step in _compile.SIDE_STEPS.values():
-        step(rules)
+    _compile.SIDE_STEPS["worlds"](rules)
 
 
 def _warm_likelihood(rules) -> None:
@@ -110,15 +111,16 @@ def _warm_learning(rules) -> None:
 #: warm-up groups, by name: the steps that compile them. A test module says
 #: which it needs with ``pytestmark = pytest.mark.kernels("search", ...)``.
 #: They are taken in this order: the first two run side by side (the belief
-#: and playout kernels while the other worker compiles the engine and hard),
-#: the third goes to whichever worker is free first. CPU seconds on an
-#: empty cache, each group alone in one process, quiet 2-core machine
-#: (2026-12-07, docs/reports/2026-12-07-compile-and-suite.md): search 218
-#: (``playout_on`` 35 of it, which the side group compiles first in a
-#: suite); side 148; learning 73.
+#: kernels and the batch simulation while the other worker compiles the
+#: engine, hard and the search), the third goes to whichever worker is free
+#: first. insane's play model follows the search, whose row tables and hard
+#: evaluator it shares, on the same worker. CPU seconds on an empty cache,
+#: each group alone in one process, quiet 2-core machine (2026-12-07,
+#: docs/reports/2026-12-07-compile-and-suite.md): search and the play model
+#: about 225; side about 115; learning 73.
 WARM_GROUPS = {
-    "search": [_warm_search],
-    "side": [_warm_side, _warm_likelihood, _warm_simulation],
+    "search": [_warm_search, _warm_likelihood],
+    "side": [_warm_worlds, _warm_simulation],
     "learning": [_warm_learning],
 }
 #: what each group compiles, for the notice before a cold run

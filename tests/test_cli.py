@@ -147,7 +147,8 @@ def test_case_in_process(path, capsys):
 
 
 def _bad_records() -> dict:
-    """name -> (record dict or raw text, pattern the error line must match)."""
+    """name -> (record dict, raw text or a function that makes the record,
+    pattern the error line must match)."""
     out = {}
 
     def rec(name, pattern, edit):
@@ -189,13 +190,17 @@ def _bad_records() -> dict:
         r["hands"].append(second)
     rec("earlier_hand_unfinished", r"hand 1, move 6: moves missing: the hand is not over", unfinished)
 
-    m = Match("openspiel_block", seed=3)
-    hand = m.new_hand()
-    while not hand.over:
-        hand.play(hand.legal_moves()[0])
-    finished = record_from_match(m)
-    finished["hands"].append(copy.deepcopy(finished["hands"][0]))
-    out["hand_after_match_end"] = (finished, r"hand 2: the match finished with hand 1")
+    def finished_then_more():
+        m = Match("openspiel_block", seed=3)
+        hand = m.new_hand()
+        while not hand.over:
+            hand.play(hand.legal_moves()[0])
+        finished = record_from_match(m)
+        finished["hands"].append(copy.deepcopy(finished["hands"][0]))
+        return finished
+    # played when the test runs: a hand played while the tests are collected
+    # would compile the engine on every worker before the warm-up
+    out["hand_after_match_end"] = (finished_then_more, r"hand 2: the match finished with hand 1")
     out["not_a_record"] = ([1, 2, 3], r"a record is a JSON object, not list")
     return out
 
@@ -205,6 +210,8 @@ BAD = _bad_records()
 
 def _write_bad(folder, name):
     content = BAD[name][0]
+    if callable(content):
+        content = content()
     p = folder / f"{name}.json"
     if isinstance(content, bytes):
         p.write_bytes(content)
