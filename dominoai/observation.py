@@ -120,7 +120,9 @@ class Observation:
         boneyard holds unknown (-1) tiles; enough for legal moves and for
         scoring a move on the line, never for playing on."""
         st = np.zeros(L.S_SIZE, np.int64)
-        state_from_observation(self._a, self.rules.players, st)
+        # a writable copy: the kernels are compiled for writable arrays only
+        # (a read-only one would compile them once more)
+        state_from_observation(self._a.copy(), self.rules.players, st)
         return st
 
     # -- the seat and its choices

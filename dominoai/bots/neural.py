@@ -138,10 +138,10 @@ class NeuralBot(BaseBot):
         if self._model.has_action_features:
             fw, fb, rv, players = self._fx
             wv, logits, fe, st, feats, vals, wi, wf = self._fs
-            best = policy_pick_features(observation.array, codes, n, scale, weights, shapes, fw, fb, rv, players,
+            best = policy_pick_features(observation.array.copy(), codes, n, scale, weights, shapes, fw, fb, rv, players,
                                         self._x, self._h[0], self._h[1], wv, logits, fe, st, feats, vals, wi, wf)
         else:
-            best = policy_pick(observation.array, codes, n, scale, weights, shapes, self._x,
+            best = policy_pick(observation.array.copy(), codes, n, scale, weights, shapes, self._x,
                                self._h[0], self._h[1], self._logits)
         if self.temperature <= 0 or n == 1:
             return Move.from_code(int(best))

@@ -115,7 +115,9 @@ def action_features_into(a, rv, players, codes, n, st, feats, vals, wi, wf, out)
     for q in range(S):
         s0[q] = 0
     state_from_observation(a, players, s0)
-    hard_eval_into(s0, rv, a, codes, n, _W, feats, vals, wi, wf)
+    # a writable copy of the weights: a global is read-only in a kernel, and
+    # hard_eval_into would compile once more for it
+    hard_eval_into(s0, rv, a, codes, n, _W.copy(), feats, vals, wi, wf)
     seat = a[O_SEAT]
     side = K.side_of(rv, seat)
     per_pt = 5 if rv[L.R_END_SCORING] == L.ENDS_STRIKES else 1
@@ -162,7 +164,7 @@ def action_features(observation) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"seat {observation.seat} has no move to make")
     out = np.zeros((len(codes), N_ACTION_FEATURES), np.float32)
     rules = observation.rules
-    action_features_into(np.ascontiguousarray(observation.array, np.int64), rules.vector(), rules.players,
+    action_features_into(observation.array.copy(), rules.vector(), rules.players,
                          codes, len(codes), *FeatureScratch().args(), out)
     return codes, out
 
