@@ -461,7 +461,7 @@ def empty_line(rv):
     return st
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def start_hand(st, rv, perm, leader):
     """Deal the next hand of the match from ``perm`` (int64, shape (N_TILES,): seat i
     gets ``perm[i*hand_size:(i+1)*hand_size]``, the rest is the boneyard in

@@ -261,7 +261,7 @@ def net_tables(nd, obs, cfg, ws, on):
     return pre, delta
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``tables = (meta, states, obs)``,

@@ -51,7 +51,7 @@ def world_weight(w, wst, rv, cfg, model, ws):
     return w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact):
     """Add ``w * rollouts * value`` of every move ``codes[i]`` in the world
     ``wst`` to ``acc[i]`` (``float64``), values for ``seat`` against the
