@@ -121,7 +121,7 @@ class TuneResult:
             lines.append(f"{which} complete trials{within}, best first, by points per hand vs the "
                          "pool on the search's deals:")
         for r in best.itertuples():
-            lines.append(f"  #{r.number:<4d} {r.value:+.3f} [{r.lo:.3f}, {r.hi:.3f}] "
+            lines.append(f"  #{r.number:<4d} {r.value:+.3f} [{r.lo:+.3f}, {r.hi:+.3f}] "
                          f"{r.ms_per_decision:.2f} ms/decision  {r.spec}")
 
         def number(spec):

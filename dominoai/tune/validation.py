@@ -51,7 +51,7 @@ def _line(spec, mean, lo, hi, deals, accepted, k, confidence) -> str:
     family = 1 - (1 - confidence) * k
     fam = (f" (the best of {k} validated; {confidence:.1%} intervals each, so {family:.0%} "
            f"over all {k})" if k > 1 else "")
-    return (f"{spec} vs defaults: {mean:+.2f} [{lo:.2f}, {hi:.2f}] points/hand on {deals:,} "
+    return (f"{spec} vs defaults: {mean:+.2f} [{lo:+.2f}, {hi:+.2f}] points/hand on {deals:,} "
             f"fresh deals{fam}: {what}")
 
 
