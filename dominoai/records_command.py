@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
 def cmd_replay(args) -> int:
     """``dominoai replay FILE [--json]``: replay the record (``-``: from
     standard input) and print its summary, or its result as JSON."""
-    from .records import RecordError, _loads, load_record, replay
+    from .records import RecordError, _loads, load_record, parse_record, replay
 
     name = "<stdin>" if args.file == "-" else args.file
     try:
@@ -38,7 +38,8 @@ def cmd_replay(args) -> int:
                 text = sys.stdin.buffer.read().decode("utf-8")
             except UnicodeDecodeError:
                 raise RecordError("not UTF-8 text") from None
-            rec = load_record(_loads(text))
+            # parsed JSON is a record or nothing: a JSON string is never a path
+            rec = parse_record(_loads(text))
         else:
             rec = load_record(args.file)
         res = replay(rec)

@@ -254,6 +254,21 @@ def test_replay_from_stdin(warm):
     assert_refused(procs[1], r"^dominoai: error: <stdin>: invalid JSON")
 
 
+@pytest.mark.parametrize("text, kind", [('"{path}"', "str"), ("[]", "list"), ("42", "int"), ("null", "NoneType")],
+                         ids=["a-path-in-a-string", "list", "number", "null"])
+def test_replay_from_stdin_takes_only_a_json_object(text, kind, tmp_path, monkeypatch, capsys):
+    """JSON on standard input that is not an object is refused in the words
+    a file gets, and a JSON string is never read as the path of a record."""
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(BLOCK))
+    data = text.replace("{path}", str(good)).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["replay", "-", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"dominoai: error: <stdin>: a record is a JSON object, not {kind}\n"
+
+
 @pytest.mark.parametrize("data", [b"\xff\xfe{}", b'{"format": "dominoai.record/1", "x": "\xe9"}'],
                          ids=["binary", "latin1-in-a-string"])
 def test_replay_refuses_bytes_that_are_not_utf8_on_stdin(data, monkeypatch, capsys):
