@@ -8,7 +8,7 @@ imported when a command runs, so that ``dominoai --help`` stays light.
 
 from __future__ import annotations
 
-from ._cli_support import int_at_least, usage_error
+from ._cli_support import UsageError, int_at_least, usage_error
 from .errors import InputError
 
 __all__ = ["add_parser", "cmd_render", "cmd_view"]
@@ -36,10 +36,18 @@ def add_parser(sub) -> None:
     vw.set_defaults(func=cmd_view)
 
 
+def _check_suffix(out: str, suffixes: tuple, what: str) -> None:
+    """Refuse an ``--out`` whose name does not say what the command writes."""
+    if not str(out).lower().endswith(suffixes):
+        raise UsageError(f"--out {out}: the command writes {what}; the name must end in "
+                         f"{' or '.join(suffixes)}")
+
+
 def cmd_render(args) -> int:
     """``dominoai render RECORD --out SVG``: draw the position, print the picture's path."""
     from .records import RecordError
     from .viewer.commands import render_command
+    _check_suffix(args.out, (".svg",), "an SVG picture")
     try:
         path = render_command(args.file, args.hand, args.move, args.out, args.seat)
     except (RecordError, InputError) as e:
@@ -53,6 +61,7 @@ def cmd_view(args) -> int:
     print the page to open (for a folder, the index)."""
     from .records import RecordError
     from .viewer.commands import view_command
+    _check_suffix(args.out, (".html", ".htm"), "an HTML page")
     try:
         paths = view_command(args.path, args.out, args.seat)
     except (RecordError, InputError) as e:

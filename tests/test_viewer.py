@@ -243,6 +243,10 @@ def test_render_help_says_how_moves_count(capsys):
     (["view"], r"required: RECORD_OR_DIR"),
     (["render", "x.json", "--hand", "0", "--out", "p.svg"], r"argument --hand: must be at least 1"),
     (["render", "x.json", "--move", "-1", "--out", "p.svg"], r"argument --move: must be at least 0"),
+    (["render", "x.json", "--out", "p.png"], r"--out p\.png: the command writes an SVG picture; "
+                                             r"the name must end in \.svg$"),
+    (["view", "x.json", "--out", "v.txt"], r"--out v\.txt: the command writes an HTML page; "
+                                           r"the name must end in \.html or \.htm$"),
 ])
 def test_bad_options(argv, pattern, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
