@@ -470,6 +470,24 @@ def test_continue_with_a_broken_save(tmp_path):
         run_game(tmp_path, ONES, resume=True)
 
 
+def test_a_match_saved_before_its_first_move_resumes_in_words(tmp_path):
+    """Draw with seed 1: the human leads, and the input ends at once. The
+    resumed match says where it stands instead of an empty list of moves."""
+    run_game(tmp_path, "", variant="draw", seed=1)
+    code, out = run_game(tmp_path, "", resume=True)
+    assert code == 0
+    assert "Resuming hand 1, before its first move." in out
+    assert "the latest moves" not in out
+
+
+def test_an_unreadable_save_is_named_once(tmp_path):
+    save = tmp_path / MATCH_FILE
+    save.write_bytes(b"\xff\xfe{}")
+    with pytest.raises(PlayError) as e:
+        run_game(tmp_path, ONES, resume=True)
+    assert str(e.value) == f"the saved match cannot be read: {save}: not UTF-8 text"
+
+
 def test_a_new_match_replaces_the_saved_one(tmp_path):
     run_game(tmp_path, "1\n", variant="draw", seed=1, target=30)
     code, out = run_game(tmp_path, "", variant="block", seed=2)

@@ -290,6 +290,8 @@ class TableView:
         self.printed = len(evs)
         if hand.over:
             self.show_result(hand)
+        elif not evs:
+            self.say(f"Resuming hand {hand.index + 1}, before its first move.")
         else:
             self.say(f"Resuming hand {hand.index + 1}; the latest moves:")
             self.printed = max(0, len(evs) - 4)

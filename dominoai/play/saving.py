@@ -66,4 +66,5 @@ def load_saved(path: Path, seed: "int | None") -> Table:
             raise PlayError(f"{path} is not a match saved by `dominoai play` (no valid \"play\" entry)") from None
         if e.code == "bad_bot":
             raise PlayError(f"the saved match names a bot that cannot be built: {e}") from None
-        raise PlayError(f"{e} ({path})") from None
+        msg = str(e)
+        raise PlayError(msg if str(path) in msg else f"{msg} ({path})") from None   # the path once
