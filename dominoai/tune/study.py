@@ -27,7 +27,6 @@ there.
 
 from __future__ import annotations
 
-import inspect
 import json
 import math
 import os
@@ -464,16 +463,11 @@ def _params_of(bot: str, spec: str, dims: dict, fixed: dict, preset: str) -> dic
 
 
 # ---------------------------------------------------------------- tune
-def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
-         opponents: "str | Sequence[str]" = ("hard",), trials: int = 60, hands: int = 400,
-         chunk: int | None = None, jobs: int = 1, seed: int = 0, study=None, space="", fix="",
-         max_ms: float | None = None, top: int = 3, validate_hands: int | None = None,
-         players: int | None = None, out=None, progress: bool = True, storage: str | None = None,
-         enqueue=(), heartbeat: float = 60.0, backend: str | None = None,
-         scheduler: str | None = None) -> TuneResult:
-    """Tune ``bot``'s parameters for points per hand against ``opponents``:
-    ``tune(StudySpec(...))``, or the same settings as arguments (see
-    :class:`StudySpec` for each).
+def tune(variant: "str | StudySpec" = "draw", *settings, **named) -> TuneResult:
+    """Tune a bot's parameters for points per hand against a pool of
+    opponents: ``tune(StudySpec(...))``, or the settings of a
+    :class:`StudySpec` given here, in its order or by name
+    (``tune("draw", "insane", ["hard"], trials=60, hands=400)``).
 
     Every check runs before the study is opened, so bad input leaves it as
     it was. Several workers given the same ``storage`` and ``study`` share
@@ -485,15 +479,14 @@ def tune(variant: "str | StudySpec" = "draw", bot: str = "insane",
         be written, a database that cannot be reached; a time limit no
         setting meets.
     :raises ValueError: an unknown preset, bot or parameter.
-    :raises TypeError: a :class:`StudySpec` with other arguments.
+    :raises TypeError: a :class:`StudySpec` with other arguments, or a
+        setting :class:`StudySpec` does not have.
     """
     if isinstance(variant, StudySpec):
-        if any(v != _TUNE_DEFAULTS[k] for k, v in locals().items() if k in _TUNE_DEFAULTS):
+        if settings or named:
             raise TypeError("tune(spec): a StudySpec holds every setting; give no other argument")
         return _run(variant)
-    return _run(StudySpec(variant, bot, opponents, trials, hands, chunk, jobs, seed, study, space, fix,
-                          max_ms, top, validate_hands, players, out, progress, storage, enqueue, heartbeat,
-                          backend, scheduler))
+    return _run(StudySpec(variant, *settings, **named))
 
 
 def _run(spec: StudySpec) -> TuneResult:
@@ -523,9 +516,6 @@ def _run(spec: StudySpec) -> TuneResult:
     if out is not None:
         _write_trials(df, out)
     return TuneResult(df, best_spec, verdict, where, out, time.perf_counter() - t_start)
-
-
-_TUNE_DEFAULTS = {k: p.default for k, p in inspect.signature(tune).parameters.items() if k != "variant"}
 
 
 def _check_files(spec: StudySpec) -> None:
