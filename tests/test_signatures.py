@@ -12,7 +12,6 @@ LIMIT = 12
 #: "module path:function" -> why it may take more than LIMIT parameters
 ALLOWED = {
     # keyword forms: build a spec, pass it on
-    "tune/study.py:tune": "keyword form of StudySpec",
     "tournament/run.py:run_tournament": "keyword form of the tournament's settings",
     "learn/env.py:__init__": "VectorEnv's constructor: keyword form of the env's settings",
     "learn/imitation.py:train_run": "keyword form of PolicyRunSpec, run by run_policy",
