@@ -191,14 +191,14 @@ def _playout_block2(st, rs):
     return moves, status
 
 
-@njit(cache=True, inline=inline_into_batch_loops)
+@njit(cache=True)
 def _playout_line(st, rv, rs, ev, emode):
     """playout_fast in the shape ``in_line_shape`` (a two-ended line: no
     spinner or base, no replacement): the ends and counters live in
     registers and are written back at the end. ``emode`` is the rules'
     ``R_END_SCORING``: ``_simulate_fused`` passes it as a constant where the
-    presets use one; ``playout_on`` inlines the loop
-    (:data:`kernels.INLINE_INTO`) with the rules' value."""
+    presets use one; ``playout_on`` passes the rules' value (it calls this
+    loop: :data:`kernels.INLINE_INTO`)."""
     n = rv[R_PLAYERS]
     drawing = rv[R_DRAWING] != 0
     reserve = rv[R_RESERVE]
@@ -317,7 +317,8 @@ def playout_on(st, rv, rs, ev, path):
     """:func:`playout_fast` with its loop chosen by the caller: ``path`` must
     be ``playout_path(rv)``. A search that plays many rollouts under one
     rules vector decides the path once (it cost about 4% of a Block
-    rollout). The fused loops are inlined here (``kernels.INLINE_INTO``)."""
+    rollout). Block's loop is inlined here, the others are called
+    (``kernels.INLINE_INTO``)."""
     if st[S_CUR] < 0:
         return 0
     if path == PATH_BLOCK2:
@@ -345,7 +346,7 @@ def _playout_kernels(st, rv, rs, ev):
     return moves
 
 
-@njit(cache=True, inline=inline_into_batch_loops)
+@njit(cache=True)
 def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode):
     """playout_fast in the shape ``in_spinner_shape`` (any line: spinner,
     base, replacements): the four ends live in a small local array, the
@@ -355,7 +356,7 @@ def _playout_general(st, rv, rs, ev, n, drawing, reserve, max_repl, mode, emode)
     rules fields ``R_PLAYERS``, ``R_DRAWING != 0``, ``R_RESERVE``,
     ``R_MAX_REPL``, ``R_SPINNER`` and ``R_END_SCORING`` of ``rv``
     (``_simulate_fused`` passes Dominoball's as constants); ``playout_on``
-    inlines the loop (:data:`kernels.INLINE_INTO`)."""
+    calls the loop (:data:`kernels.INLINE_INTO`)."""
     kinds = mode != SPIN_NONE or emode != ENDS_NONE
     st[S_LOG] = 0
     moves = 0

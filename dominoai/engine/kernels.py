@@ -561,13 +561,18 @@ def _round(x, r):
     return (x + r // 2) // r * r
 
 
-#: The kernels (by function name) into which :func:`finish_hand` and the
-#: fused playout loops of :mod:`.fast` are inlined: ``playout_on``
-#: (``playout_fast``), the rollout of the search (one call per rollout cost
-#: insane about 5% per decision at 200 worlds: Draw 0.400 -> 0.377 ms,
-#: All Fives 0.469 -> 0.447, bench_insane on a quiet core). Everywhere else
-#: they are called, so each is compiled once rather than once per caller;
-#: the batch loop of ``simulate_fast`` calls them too (inlined there, they
+#: The kernels (by function name) into which :func:`finish_hand` and
+#: Block's two-seat playout loop of :mod:`.fast` are inlined:
+#: ``playout_on`` (``playout_fast``), the rollout of the search. A Block
+#: rollout is short (about 0.3 us), so a call per rollout shows: 0.943 of
+#: the playouts per CPU second when called (bench_ab, 20 rounds). The line
+#: and spinner loops are called from there: inlined too, they made
+#: ``playout_on`` take 42 s of CPU to compile instead of 14, while called,
+#: insane decides at 0.990 (Draw) and 0.978 (All Fives) of the rate with
+#: them inlined (bench_ab, 20 rounds each, within that run's noise;
+#: docs/reports/2026-12-07-compile-and-suite.md). Everywhere else they are
+#: called, so each is compiled once rather than once per caller; the
+#: batch loop of ``simulate_fast`` calls them too (inlined there, they
 #: gained at most 3% of its hands per second for 2.9 times its compile
 #: time: ``fast._simulate_fused``).
 INLINE_INTO = frozenset({"playout_on"})
