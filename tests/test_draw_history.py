@@ -16,16 +16,17 @@ import itertools
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+# the compiled kernels it needs (conftest.WARM_GROUPS); its own kernels compile on one worker
+pytestmark = [pytest.mark.kernels("search"), pytest.mark.xdist_group("draw_history")]
 from scipy.stats import chisquare
 
 from dominoai import Match
 from dominoai.bots import make_bot
 from dominoai.bots.hard import HardBot
 from dominoai.bots.pimc import HARD_WEIGHTS, InsaneBot, SearchSettings, new_scratch
-from dominoai.bots.pimc.likelihood import (T_EVENT, T_KIND, T_KNOWN, T_LATER, T_SEAT, PlayModel,
-                                           new_play_tables, new_row_cache, play_tables_into,
-                                           tabled_likelihood)
+from dominoai.bots.pimc.likelihood import (NO_FIRST, T_EVENT, T_KIND, T_KNOWN, T_LATER, T_SEAT,
+                                           PlayModel, new_play_tables, new_row_cache,
+                                           play_tables_into, tabled_likelihood)
 from dominoai.bots.pimc.options import HistoryTables, history_rows, history_weight
 from dominoai.bots.worlds import Belief
 from dominoai.bots.worlds.evidence import MAXG
@@ -275,7 +276,7 @@ def test_history_rows_hold_the_hands_the_seats_had(preset, seed):
         ref += (v - vmax) / tau - np.log(np.exp((vals - vmax) / tau).sum())
     assert plays > 0
     got = tabled_likelihood(st, nd, (meta, states, tobs), rv, _model(tau), ws, new_row_cache(0),
-                            drop)
+                            drop, NO_FIRST)
     assert got > 0.0
     assert np.log(got) == pytest.approx(ref, abs=1e-9)
 
@@ -322,7 +323,7 @@ def test_history_weight_averages_the_likelihood_over_the_deck_orders():
                 suf[g] = suf[g + 1] | acq[g]
             drop = np.array([meta[d, T_KNOWN] | suf[rowg[d]] for d in range(nd)], np.int64)
             liks.append(tabled_likelihood(st, nd, (meta, states, tobs), rv, _model(tau), ws,
-                                          new_row_cache(0), drop))
+                                          new_row_cache(0), drop, NO_FIRST))
         if len(set(liks)) < 2:
             continue
         ref = float(np.mean(liks))

@@ -12,12 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+# the compiled kernels it needs (conftest.WARM_GROUPS); its own kernels compile on one worker
+pytestmark = [pytest.mark.kernels("search", "side"), pytest.mark.xdist_group("insane")]
 
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot
 from dominoai.bots.pimc import (HARD_WEIGHTS, InsaneBot, hand_value, new_scratch, play_likelihood,
                                 rollout_policy_id)
+from dominoai.bots.pimc.likelihood import NO_FIRST
 from dominoai.engine import layout as L
 from dominoai.game import Move
 from dominoai.tournament import play_hand
@@ -323,7 +325,7 @@ def _tabled(preset, seed, n_moves, n_worlds):
     rv = m.rules.vector()
     ws = _likelihood_scratch()
     meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp)
+    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp, 0)
     played = [(e.seat, e.tile, e.end) for e in m.current.events if e.kind == "play"]
     return SimpleNamespace(m=m, obs=obs, worlds=worlds, evs=evs, rv=rv, ws=ws, meta=meta,
                            states=states, tobs=tobs, nd=nd, played=played)
@@ -399,7 +401,8 @@ def test_tables_of_one_world_weigh_every_sampled_world_as_the_facade_does(preset
     for w in worlds:
         deal, bone = _world_deal(w, m.rules.players, played)
         want = _facade_weight(preset, deal, bone, int(w[L.S_LEADER]), played, me, tau)
-        v = tabled_likelihood(w, nd, (meta, states, tobs), rv, _model(tau), ws, new_row_cache(0))
+        v = tabled_likelihood(w, nd, (meta, states, tobs), rv, _model(tau), ws, new_row_cache(0),
+                              None, NO_FIRST)
         assert v == pytest.approx(want, rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1    # the worlds differ, and so do their weights
@@ -433,15 +436,16 @@ def test_mixture_play_model_is_a_per_seat_mixture_of_the_two_softmaxes(preset, s
         assert set(broad) == set(sharp_logs) and len(broad) >= min(2, m.rules.players - 1)
         want = math.prod(mix * math.exp(sharp_logs[s]) + (1 - mix) * math.exp(broad[s])
                          for s in broad)
-        v = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, new_row_cache(0))
-        vc = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, cache)
+        v = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, new_row_cache(0),
+                              None, NO_FIRST)
+        vc = tabled_likelihood(w, nd, tables, rv, _model(tau, mix, sharp), ws, cache, None, NO_FIRST)
         assert v == pytest.approx(want, rel=1e-9) and vc == v
-        plain = tabled_likelihood(w, nd, tables, rv, _model(tau), ws, new_row_cache(0))
+        plain = tabled_likelihood(w, nd, tables, rv, _model(tau), ws, new_row_cache(0), None, NO_FIRST)
         assert tabled_likelihood(w, nd, tables, rv, _model(tau, 0.0, sharp), ws,
-                                 new_row_cache(0)) == plain
+                                 new_row_cache(0), None, NO_FIRST) == plain
         assert plain == pytest.approx(math.exp(sum(broad.values())), rel=1e-9)
         only_sharp = tabled_likelihood(w, nd, tables, rv, _model(tau, 1.0, sharp), ws,
-                                       new_row_cache(0))
+                                       new_row_cache(0), None, NO_FIRST)
         assert only_sharp == pytest.approx(math.exp(sum(sharp_logs.values())), rel=1e-9)
         got.append(v)
     assert len(set(got)) > 1
@@ -466,9 +470,9 @@ def test_row_cache_gives_the_same_weights_to_the_bit(preset, seed, n_moves):
     args = (nd, (meta, states, tobs), rv, _model(tau), ws)
     ckey, cval = new_row_cache(len(worlds) * nd)
     tiny = new_row_cache(1)                  # 64 entries: soon full
-    plain = np.array([tabled_likelihood(w, *args, new_row_cache(0)) for w in worlds])
-    cached = np.array([tabled_likelihood(w, *args, (ckey, cval)) for w in worlds])
-    full = np.array([tabled_likelihood(w, *args, tiny) for w in worlds])
+    plain = np.array([tabled_likelihood(w, *args, new_row_cache(0), None, NO_FIRST) for w in worlds])
+    cached = np.array([tabled_likelihood(w, *args, (ckey, cval), None, NO_FIRST) for w in worlds])
+    full = np.array([tabled_likelihood(w, *args, tiny, None, NO_FIRST) for w in worlds])
     assert np.array_equal(plain, cached) and np.array_equal(plain, full)
     assert (plain > 0).sum() > 10 and len(set(plain.tolist())) > 5
     stored = int((ckey != 0).sum())
@@ -495,8 +499,8 @@ def test_tabled_likelihood_zero_where_a_pass_could_have_been_a_play():
         rv = m.rules.vector()
         ws = _likelihood_scratch()
         meta, states, tobs = new_play_tables(len(evs))
-        nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp)
-        args = (rv, _model(1.0), ws, new_row_cache(0))
+        nd = play_tables_into(st, evs, len(evs), rv, -1, meta, states, tobs, ws.tmp, 0)
+        args = (rv, _model(1.0), ws, new_row_cache(0), None, NO_FIRST)
         assert tabled_likelihood(st, nd, (meta, states, tobs), *args) > 0.0
         r = next(r for r in range(nd) if meta[r, T_KIND] == 1)    # the first pass
         passer = int(meta[r, T_SEAT])
@@ -561,7 +565,7 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
     ws = _likelihood_scratch()
     meta, states, tobs = new_play_tables(len(evs))
     nd = play_tables_into(h.observe().engine_state(), evs, len(evs), rv, me, meta, states, tobs,
-                          ws.tmp)
+                          ws.tmp, 0)
     want_rows = []
     for i, e in enumerate(h.events):
         if e.seat == me or e.kind not in ("play", "pass"):
@@ -589,7 +593,7 @@ def test_play_tables_hold_the_observations_the_seats_had(preset, seed):
         checked += 1
     assert checked > 0
     # and the true world replays: a positive weight
-    args = (rv, _model(2.0), ws, new_row_cache(0))
+    args = (rv, _model(2.0), ws, new_row_cache(0), None, NO_FIRST)
     assert tabled_likelihood(st, nd, (meta, states, tobs), *args) > 0.0
 
 

@@ -123,7 +123,7 @@ def test_neural_weights_of_sampled_worlds_equal_the_numpy_reference(seed, n_move
     ws = new_scratch(1, 1)
     cfg = _neural_settings(packed)
     meta, states, tobs = new_play_tables(len(evs))
-    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp)
+    nd = play_tables_into(belief.base, evs, len(evs), rv, obs.seat, meta, states, tobs, ws.tmp, 0)
     assert nd > 3
     first = net_tables(nd, tobs, cfg, ws, True)
     cache = new_row_cache(len(worlds) * nd)

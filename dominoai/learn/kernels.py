@@ -589,6 +589,18 @@ def _settle(G, out, x, g):
 
 
 @njit(cache=True)
+def _settle_game(G, out, x, g, write):
+    """:func:`_settle` game g, then (``write``) :func:`_write` its outputs:
+    one compiled copy for the calls off the hot path (a reset, the fused
+    path's hand ends). The general step inlines the two instead: a call
+    passes every array of ``G``, ``out`` and ``x``, a reference count each
+    way."""
+    _settle(G, out, x, g)
+    if write:
+        _write(G, out, x, g)
+
+
+@njit(cache=True)
 def b2_step(st, rs, meta, hist, rv, cfg, mask, reward, done, res, final, buf, perm, actions, active,
             penalty, hard, F):
     """The fused step's moves and hand ends (block2 shape, ``easy`` or
@@ -716,9 +728,7 @@ def reset_all(G, out, x, seed, first):
         for p in range(out.reward.shape[1]):
             out.reward[g, p] = 0.0
         _new_game(G, x, g)
-        _settle(G, out, x, g)
-        if not G.cfg[C_FUSED]:
-            _write(G, out, x, g)
+        _settle_game(G, out, x, g, not G.cfg[C_FUSED])
     if G.cfg[C_FUSED]:
         n = G.st.shape[0]
         b2_outputs(G.st, meta, out.obs, out.mask, np.ones(n, np.bool_), 0, n, True)
@@ -762,7 +772,7 @@ def step_all(G, out, x, actions, active, penalty):
                 if active[g]:
                     _take_carry(G, out, g)
                     if st[g, L.S_CUR] < 0:  # the hand is over: score it, deal the next
-                        _settle(G, out, x, g)
+                        _settle_game(G, out, x, g, hand_end)  # False here (b2_outputs writes them)
         b2_outputs(st, meta, out.obs, out.mask, active, 0, st.shape[0], True)
         return
     for g in range(G.st.shape[0]):

@@ -70,7 +70,7 @@ def play_likelihood(wst, evs, nev, rv, me, cfg, ws):
     hand once for all its worlds instead."""
     tables = new_play_tables(nev)
     meta, states, obs = tables
-    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp)
+    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp, 0)
     if nd < 0:
         return 0.0
     first = net_tables(nd, obs, cfg, ws, cfg.play_model == PLAY_NEURAL)
@@ -123,7 +123,7 @@ def new_row_cache(n_entries):
 
 
 @njit(cache=True)
-def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history=0):
+def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history):
     """Table the hand's events ``evs[:nev]`` (``int64`` ``(n, 4)``, the public
     log) for :func:`tabled_likelihood`, from public information only: a row
     for every play and every pass of a seat other than ``me`` whose hand
@@ -139,7 +139,7 @@ def play_tables_into(base, evs, nev, rv, me, meta, states, obs, pub, history=0):
     Returns the number of rows, or -1 when the log does not replay (a seat
     out of turn).
 
-    ``history=1`` tables every play and pass of the other seats, also those
+    ``history`` 1 tables every play and pass of the other seats, also those
     before a seat's later draws (but not the play of a tile just drawn): a
     world must then say which tiles were drawn after each row
     (:mod:`~dominoai.bots.worlds.slots`; the ``drop`` of
