@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+# the compiled kernels it needs (conftest.WARM_GROUPS); its own kernels compile on one worker
+pytestmark = [pytest.mark.kernels("search"), pytest.mark.xdist_group("learn_features")]
 
 from dominoai import Match
 from dominoai.bots import make_bot

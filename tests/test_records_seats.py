@@ -16,6 +16,10 @@ from dominoai.game import Match
 from dominoai.records import RecordError, dumps_record, load_record, parse_record, record_from_match, replay
 from dominoai.table import Table
 
+# the compiled kernels it needs (conftest.WARM_GROUPS): none compiles while its
+# server test waits for a frame
+pytestmark = pytest.mark.kernels("search")
+
 
 def _played(preset="block", seed=4) -> Match:
     m = Match(preset, seed=seed)

@@ -41,6 +41,10 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from dominoai.serve.app import create_app  # noqa: E402
 from dominoai.serve.protocol import MAX_DEPTH, MAX_MESSAGE, MESSAGE_TYPES  # noqa: E402
 
+# the compiled kernels it needs (conftest.WARM_GROUPS): none compiles while a test
+# waits for a frame (a compile holds the GIL, and the server's loop with it)
+pytestmark = pytest.mark.kernels("search")
+
 TIMEOUT = 60.0
 COOKIE = "dominoai_guest"
 

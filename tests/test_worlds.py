@@ -24,7 +24,8 @@ from itertools import combinations, permutations, product
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.kernels("search", "side")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+# the compiled kernels it needs (conftest.WARM_GROUPS); its own kernels compile on one worker
+pytestmark = [pytest.mark.kernels("search", "side"), pytest.mark.xdist_group("worlds")]
 from numba import njit
 from scipy.stats import chisquare
 
