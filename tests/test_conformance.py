@@ -49,8 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 BASE_SEED = 77001
-HANDS = 600             # random hands per preset and variant (default suite)
-SLOW_FACTOR = 10
+HANDS = 300             # random hands per preset and variant (default suite)
+SLOW_HANDS = 6_000      # the same with -m slow
 MATCH_SHARE = 4         # one run in MATCH_SHARE plays a whole match
 PROBE_SHARE = 3         # illegal moves are probed in one hand in PROBE_SHARE
 PROBES = 6              # illegal moves tried at each probed decision
@@ -474,7 +474,7 @@ def test_conformance(config):
 @pytest.mark.parametrize("config", CONFIGS, ids=[_cid(c) for c in CONFIGS])
 def test_conformance_slow(config):
     preset, ov = config
-    run_conformance(preset, ov, HANDS * SLOW_FACTOR, CONFIGS.index(config) + 50)
+    run_conformance(preset, ov, SLOW_HANDS, CONFIGS.index(config) + 50)
 
 
 # ---------------------------------------------------------------- perft

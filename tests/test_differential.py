@@ -15,7 +15,7 @@ failure message together with a ready-to-paste line that replays just that
 run (see :func:`run_one`).
 
 The default suite plays ``HANDS`` hands per preset (``VARIANT_HANDS`` per
-player-count variant); ``-m slow`` plays ``SLOW_FACTOR`` times more.
+player-count variant); ``-m slow`` plays ``SLOW_HANDS`` (``SLOW_VARIANT_HANDS``).
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 BASE_SEED = 20240611
-HANDS = 5_000            # random hands per preset (default suite): each situation of
-                         # REQUIRED is reached 13 times or more in these hands
-VARIANT_HANDS = 2_000    # per player-count / lead variant: each of VARIANT_REQUIRED 41 times or more
-SLOW_FACTOR = 40         # -m slow: 200,000 hands per preset, 80,000 per variant
+HANDS = 3_000            # random hands per preset (default suite): each situation of
+                         # REQUIRED is reached 6 times or more in these hands
+VARIANT_HANDS = 1_000    # per player-count / lead variant: each of VARIANT_REQUIRED 20 times or more
+SLOW_HANDS = 200_000     # -m slow: per preset
+SLOW_VARIANT_HANDS = 80_000  # -m slow: per variant
 MATCH_SHARE = 8          # one run in MATCH_SHARE plays a whole match
 MAX_MATCH_HANDS = 500    # a match longer than this is a failure
 
@@ -297,7 +298,7 @@ def test_differential_variant(variant):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_differential_slow(preset):
     seen = Counter()
-    run_many(preset, {}, HANDS * SLOW_FACTOR, _tag(preset, {}) + 50, seen)
+    run_many(preset, {}, SLOW_HANDS, _tag(preset, {}) + 50, seen)
     _check_reached(preset, seen)
 
 
@@ -306,7 +307,7 @@ def test_differential_slow(preset):
 def test_differential_variant_slow(variant):
     preset, ov = variant
     seen = Counter()
-    run_many(preset, ov, VARIANT_HANDS * SLOW_FACTOR, _tag(preset, ov) + 50, seen)
+    run_many(preset, ov, SLOW_VARIANT_HANDS, _tag(preset, ov) + 50, seen)
     _check_reached(preset, seen, VARIANT_REQUIRED)
 
 
