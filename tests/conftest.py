@@ -116,8 +116,9 @@ def _warm_learning(rules) -> None:
 #: first. insane's play model follows the search, whose row tables and hard
 #: evaluator it shares, on the same worker. CPU seconds on an empty cache,
 #: each group alone in one process, quiet 2-core machine (2026-12-07,
-#: docs/reports/2026-12-07-compile-and-suite.md): search 226 (the play
-#: model adds a few); side 129; learning 73.
+#: docs/reports/2026-12-07-compile-and-suite.md): search 226, then about
+#: 46 more with the per-world kernels inlined again (the play model adds a
+#: few); side 129; learning 73.
 WARM_GROUPS = {
     "search": [_warm_search, _warm_likelihood],
     "side": [_warm_worlds, _warm_simulation],
@@ -128,7 +129,7 @@ WARM_TEXT = {"search": "the engine and the bots' search", "side": "insane's beli
              "learning": "the batched env"}
 #: CPU seconds of each group on an empty cache (the quiet machine above),
 #: for the notice's estimate when no earlier run of this version left one
-WARM_TYPICAL = {"search": 226.0, "side": 129.0, "learning": 73.0}
+WARM_TYPICAL = {"search": 272.0, "side": 129.0, "learning": 73.0}
 
 
 def _groups_of(item) -> set[str]:

@@ -261,7 +261,9 @@ def net_tables(nd, obs, cfg, ws, on):
     return pre, delta
 
 
-@njit(cache=True)
+# inlined: it runs once per world, and a call passes every array of cfg and ws
+# (insane in Kozel, 600 worlds a decision: docs/reports/2026-12-07-compile-and-suite.md)
+@njit(cache=True, inline="always")
 def tabled_likelihood(wst, nd, tables, rv, cfg, ws, cache, drop=None, first=None):
     """:func:`play_likelihood` of the world ``wst`` from the play tables
     (``nd`` rows of ``tables = (meta, states, obs)``,

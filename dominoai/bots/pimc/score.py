@@ -51,7 +51,9 @@ def world_weight(w, wst, rv, cfg, model, ws):
     return w
 
 
-@njit(cache=True)
+# inlined: it runs once per world, and a call passes every array of cfg and ws
+# (insane in Kozel, 600 worlds a decision: docs/reports/2026-12-07-compile-and-suite.md)
+@njit(cache=True, inline="always")
 def score_world(wst, w, rv, codes, rs, seat, acc, cfg, ws, path, rollouts, exact):
     """Add ``w * rollouts * value`` of every move ``codes[i]`` in the world
     ``wst`` to ``acc[i]`` (``float64``), values for ``seat`` against the

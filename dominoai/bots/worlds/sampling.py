@@ -90,7 +90,7 @@ def _cached_weight(h, hand, cls, crad, hkey, hval, miss):
     return -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
     """Draw the hands and the boneyard order of one world into ``wst`` (a copy
     of ``base``) from the proposal (uniform over the assignments that respect
@@ -100,7 +100,10 @@ def draw_world(tiles, allow, caps, hseat, dp, rad, base, rs, wst, bone):
     ``base``: the observer's engine state (``int64``, ``(S_SIZE,)``,
     :meth:`Observation.engine_state`); ``rs``: the generator (``uint64``,
     ``(1,)``, advanced); ``wst``: out, ``int64`` ``(S_SIZE,)``; ``bone``:
-    ``int64`` scratch of ``BONE_SCRATCH``."""
+    ``int64`` scratch of ``BONE_SCRATCH``. Inlined where called: it runs
+    once per world, and a call with its ten arrays cost insane in Kozel
+    (600 worlds a decision) a measurable share of its time
+    (docs/reports/2026-12-07-compile-and-suite.md)."""
     T = tiles.shape[0]
     H = hseat.shape[0]
     for i in range(L.S_SIZE):
