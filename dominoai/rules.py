@@ -407,6 +407,11 @@ def get_rules(name: str = "draw", **overrides) -> Rules:
     return rules
 
 
+#: the largest size of an integer field: the kernels hold the rules and the
+#: points in int64, and a target or a count beyond this is no game
+MAX_FIELD = 1_000_000_000
+
+
 def validate(r: Rules) -> None:
     """Check a :class:`Rules` for range errors and contradictions.
 
@@ -425,6 +430,9 @@ def validate(r: Rules) -> None:
         elif f.type in ("int", int):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                 bad(f.name, f"must be an integer (got {v!r})")
+            if abs(int(v)) > MAX_FIELD:
+                shown = v if abs(int(v)).bit_length() <= 64 else f"an integer of {abs(int(v)).bit_length()} bits"
+                bad(f.name, f"must be at most {MAX_FIELD:,} in size (got {shown})")
         elif f.type in ("bool", bool):
             if not isinstance(v, (bool, np.bool_)):
                 bad(f.name, f"must be true or false (got {v!r})")

@@ -178,6 +178,9 @@ def _bad_records() -> dict:
         lambda r: r.__setitem__("rules", "dominos"))
     rec("unknown_field", r"rules: block: unknown rules field 'speed'",
         lambda r: r.__setitem__("rules", {"preset": "block", "speed": 3}))
+    rec("target_beyond_int64", r"rules: block: target must be at most 1,000,000,000 in size "
+        r"\(got 9223372036854775808\)$",
+        lambda r: r.__setitem__("rules", {"preset": "block", "target": 2 ** 63}))
     rec("no_leader", r"hand 1, leader: these rules \(block\) leave the first lead to lot",
         lambda r: h(r).pop("leader"))
     rec("lead_up", r"hand 1, move 1: 6:6: the lead takes no up end",

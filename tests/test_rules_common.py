@@ -371,6 +371,10 @@ def test_get_rules_too_many_tiles_dealt(preset, overrides):
     ("dominoball", {"free_replacements": 5}, "free_replacements"),  # > 4
     ("draw", {"hand_size": "7"}, "hand_size"),                      # wrong type
     ("draw", {"colour": "red"}, "colour"),                          # unknown field
+    ("draw", {"target": 10 ** 20}, "target must be at most 1,000,000,000"),  # beyond int64
+    ("draw", {"target": 2 ** 63}, "target must be at most"),          # int64's max + 1
+    ("dominoball", {"round_to": -(10 ** 10)}, "round_to must be at most"),
+    ("kozel", {"alone_00": 10 ** 5000}, "alone_00 .* of 16610 bits"),  # no digits shown
 ])
 def test_get_rules_contradictions_name_the_field(preset, overrides, field):
     """get_rules: wrong or contradictory fields are refused; the message names
