@@ -353,6 +353,13 @@ def lone_surrogate(value) -> str | None:
     return None
 
 
+def not_an_object(data) -> RecordError:
+    """The error for JSON ``data`` that is not an object: ``a record is a
+    JSON object, not list`` (JSON's ``null`` named as such)."""
+    kind = "null" if data is None else type(data).__name__
+    return RecordError(f"a record is a JSON object, not {kind}")
+
+
 def parse_record(data) -> Record:
     """Check the form of a record given as a ``dict`` (parsed JSON).
 
@@ -366,7 +373,7 @@ def parse_record(data) -> Record:
     if isinstance(data, Record):
         return data
     if not isinstance(data, dict):
-        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+        raise not_an_object(data)
     if data.get("format") != FORMAT:
         got = data.get("format")
         raise RecordError(f"not a {FORMAT} record (format is {json.dumps(got)})" if got is not None

@@ -257,7 +257,7 @@ def test_replay_from_stdin(warm):
     assert_refused(procs[1], r"^dominoai: error: <stdin>: invalid JSON")
 
 
-@pytest.mark.parametrize("text, kind", [('"{path}"', "str"), ("[]", "list"), ("42", "int"), ("null", "NoneType")],
+@pytest.mark.parametrize("text, kind", [('"{path}"', "str"), ("[]", "list"), ("42", "int"), ("null", "null")],
                          ids=["a-path-in-a-string", "list", "number", "null"])
 def test_replay_from_stdin_takes_only_a_json_object(text, kind, tmp_path, monkeypatch, capsys):
     """JSON on standard input that is not an object is refused in the words

@@ -251,6 +251,21 @@ def test_all_fives_line_shows_the_spinner_arms():
     ]
 
 
+def test_a_new_match_keeps_the_unfinished_one_it_replaces(tmp_path):
+    from dominoai.play import REPLACED_MATCH_FILE
+    code, _ = run_game(tmp_path, "1\n" * 3, variant="draw", seed=5, target=10)
+    assert code == 0
+    unfinished = (tmp_path / MATCH_FILE).read_bytes()
+    code, out = run_game(tmp_path, "1\n" * 3, variant="block", seed=6)
+    assert code == 0
+    kept = tmp_path / REPLACED_MATCH_FILE
+    assert kept.read_bytes() == unfinished                       # the old match, as it was saved
+    assert f"The unfinished match saved before is kept in {kept}" in out
+    assert load_record(tmp_path / MATCH_FILE).rules.preset == "block"   # the new one is current
+    code, out = run_game(tmp_path, ONES, resume=True)             # and it is what --continue resumes
+    assert "continuing the saved block match" in out
+
+
 # ---------------------------------------------------------------- the bots' analyses
 def test_analysis_of_a_real_insane_opponent_is_saved(tmp_path):
     from dominoai.play import LAST_MATCH_FILE
@@ -486,13 +501,6 @@ def test_an_unreadable_save_is_named_once(tmp_path):
     with pytest.raises(PlayError) as e:
         run_game(tmp_path, ONES, resume=True)
     assert str(e.value) == f"the saved match cannot be read: {save}: not UTF-8 text"
-
-
-def test_a_new_match_replaces_the_saved_one(tmp_path):
-    run_game(tmp_path, "1\n", variant="draw", seed=1, target=30)
-    code, out = run_game(tmp_path, "", variant="block", seed=2)
-    assert "this new match replaces it" in out
-    assert load_record(tmp_path / MATCH_FILE).rules.preset == "block"
 
 
 def test_bad_options(tmp_path):

@@ -195,6 +195,9 @@ def test_fill_with_bots_starts_when_a_second_person_sits(server):
     assert code not in {t["code"] for t in b.request({"type": "lobby"})["tables"]}
     # without "fill", a table waits for every seat
     code2 = a.request({"type": "open", "variant": "draw", "players": 3, "fill": False})["code"]
+    # a seat the table does not have is a bad field, not a taken seat
+    err = b.request({"type": "join", "code": code2, "seat": 5})
+    assert (err["type"], err["error"], err["message"]) == ("error", "bad_field", "join: seat must be 0..2")
     b.send({"type": "join", "code": code2})
     assert b.until(lambda f: f["type"] == "table" and f["code"] == code2)["status"] == "waiting"
     for cl in (a, b):

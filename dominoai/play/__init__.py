@@ -61,7 +61,7 @@ from .._lazy import lazy_names as _lazy_names
 _WHERE = {
     "PlayError": "errors", "play_game": "session", "partner_spec": "session",
     "variant_key": "stats", "level_name": "stats", "load_stats": "stats", "format_stats": "stats",
-    "STATS_FILE": "stats", "MATCH_FILE": "saving", "LAST_MATCH_FILE": "saving",
+    "STATS_FILE": "stats", "MATCH_FILE": "saving", "LAST_MATCH_FILE": "saving", "REPLACED_MATCH_FILE": "saving",
     "user_data_path": ".._files", "ENV_DATA_DIR": ".._files",
 }
 
@@ -76,6 +76,7 @@ __all__ = [
     "format_stats",
     "MATCH_FILE",
     "LAST_MATCH_FILE",
+    "REPLACED_MATCH_FILE",
     "STATS_FILE",
     "ENV_DATA_DIR",
 ]

@@ -29,7 +29,7 @@ from ..table import Table, fresh_seed, hands_won, partner_spec
 from .display import TableView
 from .errors import BotFailed, PlayError, PlayInputError, Retry, Stop
 from .input import HELP_TEXT, HELP_WORDS, SHOW_WORDS, Answers
-from .saving import LAST_MATCH_FILE, MATCH_FILE, RESUME_HINT, load_saved, save_table
+from .saving import LAST_MATCH_FILE, MATCH_FILE, REPLACED_MATCH_FILE, RESUME_HINT, load_saved, save_table
 from .stats import format_stats, record_match
 
 __all__ = ["play_game", "partner_spec", "Session", "setup_new", "DEFAULT_VARIANT", "DEFAULT_OPPONENTS"]
@@ -249,7 +249,10 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
             game.view.say(f"({', '.join(given)} ignored: a continued match keeps its settings.)")
     else:
         if path.exists():
-            game.view.say(f"(An unfinished match was saved in {path}; this new match replaces it.)")
+            kept = directory / REPLACED_MATCH_FILE
+            os.replace(path, kept)
+            game.view.say(f"(The unfinished match saved before is kept in {kept}; to continue it "
+                          f"instead, quit and move it back to {path}.)")
         game.view.say(f"dominoai play: {r.preset}, {r.players} players{pairs}.")
     if r.partnerships:
         p = game.view.partner

@@ -578,6 +578,8 @@ class Server:
         free = [s for s, k in enumerate(live.tokens) if k is None]
         if seat is None:
             seat = free[0]
+        elif not 0 <= seat < live.players:
+            raise ProtocolError("bad_field", f"join: seat must be 0..{live.players - 1}")
         elif seat not in free:
             raise ProtocolError("seat_taken", f"seat {seat} is not free; free: {free}")
         self.enlist(token, address)

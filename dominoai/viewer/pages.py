@@ -31,7 +31,7 @@ from pathlib import Path
 from .._files import atomic_write
 from ..errors import InputError
 from ..game import Match, Move
-from ..records import RecordError, load_record, match_from_record, parse_analysis, replay
+from ..records import RecordError, load_record, match_from_record, not_an_object, parse_analysis, replay
 from ..render.position import position_of
 from ..render.svgdraw import DEFS, STYLE, svg_of_position
 
@@ -50,7 +50,7 @@ def _read_json(source):
             load_record(source)  # raises the replay's one-line error
             raise  # pragma: no cover - load_record failed to read it too
         if not isinstance(data, dict):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+            raise not_an_object(data)
         return data
     return load_record(source).to_dict()
 
