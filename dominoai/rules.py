@@ -430,8 +430,9 @@ def validate(r: Rules) -> None:
         elif f.type in ("int", int):
             if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                 bad(f.name, f"must be an integer (got {v!r})")
-            if abs(int(v)) > MAX_FIELD:
-                shown = v if abs(int(v)).bit_length() <= 64 else f"an integer of {abs(int(v)).bit_length()} bits"
+            size = abs(int(v))
+            if size > MAX_FIELD:   # a number too long to print is told by its bits
+                shown = v if size.bit_length() <= 64 else f"an integer of {size.bit_length()} bits"
                 bad(f.name, f"must be at most {MAX_FIELD:,} in size (got {shown})")
         elif f.type in ("bool", bool):
             if not isinstance(v, (bool, np.bool_)):

@@ -61,7 +61,8 @@ from .._lazy import lazy_names as _lazy_names
 _WHERE = {
     "PlayError": "errors", "play_game": "session", "partner_spec": "session",
     "variant_key": "stats", "level_name": "stats", "load_stats": "stats", "format_stats": "stats",
-    "STATS_FILE": "stats", "MATCH_FILE": "saving", "LAST_MATCH_FILE": "saving", "REPLACED_MATCH_FILE": "saving",
+    "STATS_FILE": "stats", "MATCH_FILE": "saving", "LAST_MATCH_FILE": "saving",
+    "REPLACED_MATCH_FILE": "saving",
     "user_data_path": ".._files", "ENV_DATA_DIR": ".._files",
 }
 

@@ -26,7 +26,8 @@ from ..records import dumps_record
 from ..table import PLAY_FORMAT, Table, TableError
 from .errors import PlayError
 
-__all__ = ["MATCH_FILE", "LAST_MATCH_FILE", "REPLACED_MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "save_table", "load_saved"]
+__all__ = ["MATCH_FILE", "LAST_MATCH_FILE", "REPLACED_MATCH_FILE", "PLAY_FORMAT", "RESUME_HINT", "save_table",
+           "load_saved"]
 
 MATCH_FILE = "current_match.json"
 LAST_MATCH_FILE = "last_match.json"
