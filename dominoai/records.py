@@ -432,11 +432,25 @@ def load_record(source) -> Record:
     return parse_record(_loads(text))
 
 
+def json_error_text(e: Exception) -> str:
+    """What was wrong with JSON text that ``json.loads`` refused with ``e``
+    (a ``ValueError`` or ``RecursionError``), in one line: the decoder's
+    message, or, for a number too long for Python to convert, that limit in
+    words of its own (Python's names a function to call)."""
+    if isinstance(e, RecursionError):
+        return "arrays and objects nest too deep"
+    text = str(e)
+    if "integer string conversion" in text:
+        limit = re.search(r"\((\d+) digits\)", text)
+        return f"a number has more than {limit.group(1) if limit else 'the allowed'} digits"
+    return text
+
+
 def _loads(text: str):
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
-        raise RecordError(f"invalid JSON: {e}") from None
+        raise RecordError(f"invalid JSON: {json_error_text(e)}") from None
 
 
 # ---------------------------------------------------------------- replay

@@ -146,8 +146,9 @@ def test_a_changed_callee_recompiles_the_caller(tmp_path, numba_cache_dir):
     in another file changed; :func:`~dominoai._numba_cache.ensure_fresh`
     drops the package's cache then, and loads it from the cache otherwise."""
     cache = tmp_path / "numba-cache" if numba_cache_dir else None
-    plain = _run_twice(tmp_path, False, cache)
-    assert [v for v, _ in plain] == [2, 2, 2], "numba now tracks callees: the stamp may be unneeded"
+    if not numba_cache_dir:   # numba's own behaviour, the reason for the stamp: checked once
+        plain = _run_twice(tmp_path, False, cache)
+        assert [v for v, _ in plain] == [2, 2, 2], "numba now tracks callees: the stamp may be unneeded"
     fresh = _run_twice(tmp_path, True, cache)
     assert [v for v, _ in fresh] == [2, 10, 10]
     assert fresh[0][1] == 0 and fresh[1][1] == 0   # compiled: the first run, then after the change

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 # the compiled kernels it needs (conftest.WARM_GROUPS); its own kernels compile on one worker
-pytestmark = [pytest.mark.kernels("search", "side"), pytest.mark.xdist_group("insane")]
+pytestmark = [pytest.mark.kernels("search", "side", "likelihood"), pytest.mark.xdist_group("insane")]
 
 from dominoai import Match, preset_names
 from dominoai.bots import make_bot

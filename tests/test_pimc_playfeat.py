@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.kernels("search")  # the compiled kernels it needs (conftest.WARM_GROUPS)
+pytestmark = pytest.mark.kernels("search", "likelihood")  # the compiled kernels it needs (conftest.WARM_GROUPS)
 
 from dominoai import Match
 from dominoai.bots import make_bot

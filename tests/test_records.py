@@ -98,6 +98,12 @@ def test_invalid_json(tmp_path):
     refused(p, r"^invalid JSON: ")
 
 
+def test_a_number_too_long_for_python_is_named_in_our_words(tmp_path):
+    p = tmp_path / "long.json"
+    p.write_text('{"format": "dominoai.record/1", "seed": ' + "9" * 5000 + "}")
+    refused(p, r"^invalid JSON: a number has more than 4300 digits$")
+
+
 def test_missing_file(tmp_path):
     refused(tmp_path / "nope.json", r"nope\.json: No such file")
 

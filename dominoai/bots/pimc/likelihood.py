@@ -70,7 +70,9 @@ def play_likelihood(wst, evs, nev, rv, me, cfg, ws):
     hand once for all its worlds instead."""
     tables = new_play_tables(nev)
     meta, states, obs = tables
-    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp, 0)
+    # history off as an int64, not the literal 0: numba would compile play_tables_into
+    # a second time for the literal (3 to 4 s of CPU on an empty cache)
+    nd = play_tables_into(wst, evs, nev, rv, me, meta, states, obs, ws.tmp, np.int64(0))
     if nd < 0:
         return 0.0
     first = net_tables(nd, obs, cfg, ws, cfg.play_model == PLAY_NEURAL)
