@@ -266,6 +266,19 @@ def test_a_new_match_keeps_the_unfinished_one_it_replaces(tmp_path):
     assert "continuing the saved block match" in out
 
 
+def test_a_second_replaced_match_does_not_overwrite_the_first(tmp_path):
+    from dominoai.play import REPLACED_MATCH_FILE
+    saved = []
+    for variant, seed in (("draw", 5), ("block", 6), ("draw", 7)):
+        if (tmp_path / MATCH_FILE).exists():
+            saved.append((tmp_path / MATCH_FILE).read_bytes())
+        code, out = run_game(tmp_path, "1\n" * 3, variant=variant, seed=seed, target=100)
+        assert code == 0
+    first, second = tmp_path / REPLACED_MATCH_FILE, tmp_path / "replaced_match-2.json"
+    assert first.read_bytes() == saved[0] and second.read_bytes() == saved[1]
+    assert f"The unfinished match saved before is kept in {second}" in out
+
+
 # ---------------------------------------------------------------- the bots' analyses
 def test_analysis_of_a_real_insane_opponent_is_saved(tmp_path):
     from dominoai.play import LAST_MATCH_FILE
