@@ -897,3 +897,16 @@ def test_tournament_spec_is_checked_once_and_frozen(tmp_path):
         assert e.value.field == field and str(e.value).startswith(text), (kw, str(e.value))
     with pytest.raises(ValueError, match="unknown bot 'nosuch'"):
         TournamentSpec("block", ["easy", "nosuch"])
+
+
+def test_unfinished_parts_without_resume_are_refused_and_kept(tmp_path):
+    """Parts left by a run (stopped, or another still running) are neither
+    resumed nor replaced unless --resume is given; the error says both."""
+    out = tmp_path / "a.csv"
+    parts = tmp_path / "a.csv.parts"
+    parts.mkdir()
+    (parts / "keep").write_text("x")
+    with pytest.raises(ValueError, match=r"a\.csv\.parts holds an unfinished tournament, or one still running: "
+                                         r"once no run is writing it, resume it"):
+        run_tournament(bots=["easy", "medium"], variant="block", hands=2, seed=3, progress=False, out=out)
+    assert (parts / "keep").read_text() == "x" and not out.exists()

@@ -355,8 +355,8 @@ def _manifest(spec: TournamentSpec, parts: Path | None) -> dict | None:
     if parts is None or not parts.exists():
         return None
     if not spec.resume:
-        raise InputError("resume", False, f"{parts} holds an unfinished tournament: resume it ($resume) "
-                                          "or delete it")
+        raise InputError("resume", False, f"{parts} holds an unfinished tournament, or one still running: "
+                                          "once no run is writing it, resume it ($resume) or delete it")
     return read_manifest(parts)
 
 
