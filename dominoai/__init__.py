@@ -7,7 +7,9 @@ The public API is re-exported here; see the README for a tour.
 neither numba nor pandas, scipy, pyarrow or matplotlib. ``from dominoai
 import run_tournament`` works as usual (it imports the tournament then).
 Importing changes nothing outside the package: no import hook, no numba
-setting (:mod:`dominoai._numba_cache` keeps the kernels' cache fresh).
+setting (:mod:`dominoai._numba_cache` keeps the kernels' cache fresh). Once
+the kernels are loaded, numba inlines the package's own helpers through
+:mod:`dominoai._numba_inline`; other code is inlined as numba does it.
 """
 from ._lazy import lazy_names as _lazy_names
 

@@ -117,10 +117,10 @@ def _warm_learning(rules) -> None:
 #: engine, hard and the search), each later one goes to whichever worker is
 #: free first: the env, then insane's play model, which evens out the two
 #: workers' compiling (the search alone is the longest group). CPU seconds
-#: on an empty cache, each group alone in one process, quiet 2-core machine
-#: (2026-12-07, docs/reports/2026-12-07-compile-and-suite.md): search about
-#: 255 with the per-world kernels inlined; side 129; learning 73; the play
-#: model about 15 once the search is in the cache.
+#: on an empty cache, each group alone in one process, 2-core machine, two
+#: groups at a time (2026-12-08, docs/reports/2026-12-08-cheaper-inlining.md):
+#: search 211; side 93; learning 73; the play model 9 once the search is in
+#: the cache.
 WARM_GROUPS = {
     "search": [_warm_search],
     "side": [_warm_worlds, _warm_simulation],
@@ -132,7 +132,7 @@ WARM_TEXT = {"search": "the engine and the bots' search", "side": "insane's beli
              "learning": "the batched env", "likelihood": "insane's play model"}
 #: CPU seconds of each group on an empty cache (the quiet machine above),
 #: for the notice's estimate when no earlier run of this version left one
-WARM_TYPICAL = {"search": 255.0, "side": 129.0, "learning": 73.0, "likelihood": 15.0}
+WARM_TYPICAL = {"search": 211.0, "side": 93.0, "learning": 73.0, "likelihood": 9.0}
 
 
 def _groups_of(item) -> set[str]:

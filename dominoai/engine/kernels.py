@@ -15,6 +15,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from .._numba_cache import ensure_fresh
+from .._numba_inline import install as _cheaper_inlining
 from ..tiles import (
     FULL_MASK, HEAVY_ORDER, MAX_PIP, N_TILES, PIP_MASK, TILE_HIGH, TILE_IS_DOUBLE, TILE_LOW, TILE_PIPS, TOP_DOUBLE,
 )
@@ -40,6 +41,9 @@ from .rng import rng_below, rng_next  # the generator (SplitMix64), re-exported
 # numba checks only a kernel's own file: remove the package's cached kernels when
 # any of its sources changed, before a kernel is compiled or loaded
 ensure_fresh()
+# inline the package's helpers without rebuilding and deep-copying them per
+# call site (the same IR, compiled in less time: see _numba_inline)
+_cheaper_inlining()
 
 _ONE = np.int64(1)
 # Typed (np.int64) copies of constants passed as call arguments: a Python int
