@@ -19,7 +19,7 @@ from typing import Callable
 
 from platformdirs import user_data_dir
 
-__all__ = ["ENV_DATA_DIR", "user_data_path", "atomic_write", "nearest_existing", "is_npz"]
+__all__ = ["ENV_DATA_DIR", "user_data_path", "atomic_write", "nearest_existing", "free_path", "is_npz"]
 
 #: the environment variable that names the user data folder
 ENV_DATA_DIR = "DOMINOAI_DATA_DIR"
@@ -47,6 +47,18 @@ def is_npz(path) -> bool:
     """
     with open(path, "rb") as f:
         return f.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+
+
+def free_path(path: Path) -> Path:
+    """``path`` if nothing is there, else the first of ``name-2.json``,
+    ``name-3.json``, … that is free: a file set aside never overwrites one
+    set aside before."""
+    n = 2
+    free = path
+    while free.exists():
+        free = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        n += 1
+    return free
 
 
 def nearest_existing(path) -> Path:

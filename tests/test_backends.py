@@ -124,3 +124,27 @@ def test_an_unreachable_scheduler_is_named_in_one_line(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and addr in err[0] and "--scheduler" in err[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreachable_ray_cluster_is_refused_at_once(tmp_path, monkeypatch, capsys):
+    """``ray.init`` retries an address where nothing listens for good: the
+    address is tried first, and refused in one line."""
+    pytest.importorskip("ray", reason="backend 'ray' needs ray")
+    import socket
+
+    from dominoai.cli import main
+    with socket.socket() as s:  # a free port, closed again: nothing answers there
+        s.bind(("127.0.0.1", 0))
+        addr = f"127.0.0.1:{s.getsockname()[1]}"
+    for given in (addr, f"ray://{addr}"):
+        with pytest.raises(ValueError, match=rf"no Ray cluster answered at {given} \(--scheduler\): Connection refused"):
+            run_tournament(backend="ray", scheduler=given, **TOURNAMENT)
+    with pytest.raises(ValueError, match="--scheduler 127.0.0.1: give a Ray cluster's address as HOST:PORT"):
+        run_tournament(backend="ray", scheduler="127.0.0.1", **TOURNAMENT)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    code = main(["tournament", "--variant", "block", "--bots", "easy,medium", "--hands", "2",
+                 "--backend", "ray", "--scheduler", addr, "--out", "r.csv"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and addr in err[0] and "--scheduler" in err[0], err
+    assert list(tmp_path.iterdir()) == []

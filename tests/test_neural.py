@@ -216,7 +216,11 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     out = tmp_path / "run"
     args = ["train", "--variant", "block", "--teacher", "medium", "--deals", "3", "--epochs", "2",
             "--hidden", "16", "--batch", "16", "--out", str(out), "--no-progress"]
-    assert main(args) == 0
+    assert main([*args, "--resume"]) == 0                     # nothing to resume: a new run, with a note
+    first = capsys.readouterr()
+    # (after it, on an empty cache, the notice of what is compiled first)
+    assert first.err.startswith(f"dominoai: note: nothing to resume at --out {out} (no such folder): "
+                                "training a new run\n")
     assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz", "curve.png", "data-parts", "data.npz",
                                                       "log.parquet", "model.npz"]
     assert [p.name for p in (out / "data-parts").iterdir()] == ["part-0000000.npz"]    # 3 deals: one chunk
@@ -228,7 +232,7 @@ def test_train_writes_a_run_and_resumes(tmp_path, capsys):
     assert m.header["data"]["deals"] == 3 and m.header["data"]["hands"] == 6
     log = pd.read_parquet(out / "log.parquet")
     assert log["epoch"].tolist() == [1, 2] and set(log.columns) >= {"train_loss", "held_accuracy", "seconds"}
-    assert f"({m.ident})" in capsys.readouterr().out
+    assert f"({m.ident})" in first.out
     assert main(args) == 2                                     # the folder is in use
     assert "add --resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0                      # nothing left to train: the same model

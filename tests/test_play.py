@@ -562,10 +562,13 @@ def test_stats_count_the_matches_and_hands_as_played(tmp_path):
     assert len({want[k] for k in ("wins", "losses", "hands", "hands_won")}) == 4, want
 
 
-def test_broken_stats_file_is_started_afresh(tmp_path):
+def test_broken_stats_file_is_set_aside_and_started_afresh(tmp_path):
     (tmp_path / STATS_FILE).write_text("garbage")
+    (tmp_path / "stats-unreadable.json").write_text("set aside before")
     code, out = run_game(tmp_path, ONES, variant="draw", seed=1, target=10)
-    assert code == 0 and "could not be read" in out
+    kept = tmp_path / "stats-unreadable-2.json"
+    assert code == 0 and f"it is kept as {kept} and started afresh" in out
+    assert kept.read_text() == "garbage" and (tmp_path / "stats-unreadable.json").read_text() == "set aside before"
     assert stats_of(tmp_path)["games"]["draw"]["easy"]["matches"] == 1
 
 

@@ -108,6 +108,26 @@ def test_an_existing_results_file_is_refused_without_overwrite(results, capsys):
     assert sorted(os.listdir(path.parent)) == ["r.csv", "r.provenance.json"]
 
 
+def test_a_folder_named_as_the_results_file_is_refused_as_a_folder(tmp_path, monkeypatch, capsys):
+    """Not "exists; give --overwrite", which --overwrite would not cure."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d.csv").mkdir()
+    for extra in ([], ["--overwrite"]):
+        assert main([*BASE, "--out", "d.csv", *extra]) == 2
+        assert _one_error(capsys) == ("dominoai: error: d.csv is a directory; --out names the results file "
+                                      "(.parquet or .csv)\n")
+    assert os.listdir(tmp_path) == ["d.csv"] and os.listdir(tmp_path / "d.csv") == []
+
+
+def test_resume_and_overwrite_together_are_refused(results, capsys):
+    path, _ = results
+    before = path.read_bytes()
+    assert main([*BASE, "--out", "r.csv", "--resume", "--overwrite"]) == 2
+    assert _one_error(capsys) == ("dominoai: error: --resume continues the run of --out and --overwrite "
+                                  "replaces it: give one of them\n")
+    assert path.read_bytes() == before
+
+
 def test_overwrite_replaces_the_results_file(results, capsys):
     from dominoai.tournament import load_results
     path, _ = results

@@ -566,6 +566,23 @@ def test_bot_that_raises(tmp_path):
     assert json.loads((parts / "manifest.json").read_text())["done"] == [0]
 
 
+def test_a_damaged_part_is_refused_before_any_batch_is_played(tmp_path):
+    out = tmp_path / "f.parquet"
+    kw = dict(variant="draw", bots=["easy", "medium", "flaky"], hands=3, seed=2, out=out, batch_units=1,
+              progress=False)
+    with pytest.raises(BotError):
+        run_tournament(**kw)
+    parts = tmp_path / "f.parquet.parts"
+    (parts / "hands-000000.parquet").write_bytes(b"not parquet at all")
+    before = {f.name: f.read_bytes() for f in parts.iterdir()}
+    with pytest.raises(ValueError) as e:
+        run_tournament(resume=True, **kw)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith(f"{parts / 'hands-000000.parquet'}: not a readable part (")
+    assert msg.endswith(f"); delete it and resume (batch 0 is played again), or delete {parts} to start over")
+    assert {f.name: f.read_bytes() for f in parts.iterdir()} == before
+
+
 # ---------------------------------------------------------------- statistics
 def test_wilson_hand_computed():
     lo, hi = wilson(7, 10)

@@ -119,6 +119,24 @@ def test_an_sqlite_file_whose_tables_are_being_made_holds_no_study_yet(tmp_path,
     assert other.read_bytes() == before
 
 
+def test_a_file_that_is_no_journal_is_refused_untouched(tmp_path, capsys):
+    """Optuna would append the study to any file and fail on the next read;
+    a journal's last line cut short by a writer that died is no fault."""
+    from dominoai.tune.storage import parse_storage, stored_identity
+    for text in (b"hi\n", b"hi\n\n", b'{"op_code": 0}\nhi\n', b'{"op_code":0}\n[1, 2]\n{"op_code":1}\n'):
+        notes = tmp_path / "notes.txt"
+        notes.write_bytes(text)
+        assert main([*ARGS, "--storage", f"journal:{notes}", "--study", "s"]) == 2
+        err = capsys.readouterr().err
+        bad = 2 if text.startswith(b"{") else 1
+        assert err.count("\n") == 1 and f"--storage journal:{notes}: not a journal file (line {bad} is no " \
+            "journal entry); nothing was written to it" in err, err
+        assert notes.read_bytes() == text
+    cut = tmp_path / "cut.journal"
+    cut.write_bytes(b'{"op_code":0,"worker_id":"w","study_name":"other","directions":[2]}\n{"op_co')
+    assert stored_identity(parse_storage(f"journal:{cut}", "s")) is None
+
+
 def test_a_worker_whose_trial_number_was_taken_reseeds_its_sampler():
     """Workers seed the sampler of a new trial from the number of trials
     they see; two that ask at once see the same number and would play the

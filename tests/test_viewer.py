@@ -337,3 +337,20 @@ def test_render_and_view_say_what_they_wrote(tmp_path, capsys):
     _write(recs, "b.json", analysed_record())
     assert main(["view", str(recs), "--out", str(tmp_path / "site" / "index.html")]) == 0
     assert capsys.readouterr().out == f"page: {tmp_path / 'site' / 'index.html'} (the index of 2 record pages)\n"
+
+
+def test_the_outputs_folder_is_made_and_a_file_in_its_way_is_named(tmp_path, capsys):
+    """As the other commands do, a missing folder of --out is made; a file
+    where a folder should be is refused naming the output, not the record."""
+    good = _write(tmp_path, "good.json", BLOCK_REC)
+    assert main(["render", good, "--hand", "1", "--move", "2", "--out", str(tmp_path / "pics" / "p.svg")]) == 0
+    assert (tmp_path / "pics" / "p.svg").read_text().startswith("<svg")
+    capsys.readouterr()
+    (tmp_path / "afile").write_text("x")
+    for argv in (["view", good, "--out", str(tmp_path / "afile" / "v.html")],
+                 ["render", good, "--out", str(tmp_path / "afile" / "sub" / "p.svg")]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == (f"dominoai: error: {argv[-1]}: cannot write: {tmp_path / 'afile'} is a file, "
+                                     "not a folder\n")
+    assert _listing(tmp_path) == ["afile", "good.json", "pics"] and _listing(tmp_path / "pics") == ["p.svg"]

@@ -207,6 +207,11 @@ def cmd_train(args) -> int:
     for k, v in own.items():
         if getattr(args, k) is None:
             setattr(args, k, v)
+    out = Path(args.out)
+    if args.resume and not (out.is_dir() and any(out.iterdir())):
+        # a mistyped --out would otherwise start a new run without a word
+        where = "an empty folder" if out.is_dir() else "no such folder"
+        print(f"dominoai: note: nothing to resume at --out {args.out} ({where}): training a new run", file=sys.stderr)
     with _cleared_if_empty(args.out):
         if args.kind == "ppo":
             return _train_ppo(args)

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from .._files import user_data_path
+from .._files import free_path, user_data_path
 from ..bots.spec import join_spec_params
 from ..game import Hand
 from ..rules import get_rules
@@ -249,7 +249,7 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
             game.view.say(f"({', '.join(given)} ignored: a continued match keeps its settings.)")
     else:
         if path.exists():
-            kept = _free_path(directory / REPLACED_MATCH_FILE)
+            kept = free_path(directory / REPLACED_MATCH_FILE)
             os.replace(path, kept)
             game.view.say(f"(The unfinished match saved before is kept in {kept}; to continue it "
                           f"instead, quit and move it back to {path}.)")
@@ -285,14 +285,3 @@ def play_game(variant: str | None = None, players: int | None = None, opponents:
         out.flush()
         return 130
 
-
-def _free_path(path: Path) -> Path:
-    """``path`` if nothing is there, else the first of ``name-2.json``,
-    ``name-3.json``, … that is free: a replaced match never overwrites one
-    replaced before."""
-    n = 2
-    free = path
-    while free.exists():
-        free = path.with_name(f"{path.stem}-{n}{path.suffix}")
-        n += 1
-    return free

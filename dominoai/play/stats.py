@@ -15,13 +15,15 @@ import json
 import os
 from pathlib import Path
 
-from .._files import atomic_write
+from .._files import atomic_write, free_path
 from ..table import STAT_FIELDS, add_match, hands_won, level_name, variant_key
 
 __all__ = ["STATS_FILE", "STATS_FORMAT", "STAT_FIELDS", "variant_key", "level_name", "load_stats",
            "format_stats", "hands_won", "record_match"]
 
 STATS_FILE = "stats.json"
+#: where a stats file that cannot be read is set aside before one is started afresh
+UNREADABLE_STATS_FILE = "stats-unreadable.json"
 STATS_FORMAT = "dominoai.stats/1"
 
 
@@ -75,13 +77,21 @@ def record_match(directory: Path, variant: str, level: str, outcome: str, hands:
     """Add one finished match to the stats in ``directory`` and return them.
     ``outcome`` is ``"wins"``, ``"losses"`` or ``"draws"``; ``hands``: hands
     played, ``won``: hands the human's side won. A stats file that cannot be
-    read is started afresh, and one that cannot be written is kept as it
-    was; either is told through ``say`` (one line), never raised."""
+    read is set aside (as ``stats-unreadable.json``, ``-2``, …) and started
+    afresh, and one that cannot be written is kept as it was; either is told
+    through ``say`` (one line), never raised."""
     try:
         stats = load_stats(directory)
     except ValueError as e:
-        say(f"(The stats file could not be read ({e}); it is started afresh.)")
         stats = {}
+        try:
+            kept = free_path(directory / UNREADABLE_STATS_FILE)
+            os.replace(directory / STATS_FILE, kept)
+            say(f"(The stats file could not be read ({e}); it is kept as {kept} and started afresh.)")
+        except OSError as err:
+            say(f"(The stats file could not be read ({e}) nor set aside ({err.strerror or err}); "
+                "it is left as it was.)")
+            return stats
     add_match(stats, variant, level, outcome, hands, won)
     text = json.dumps({"format": STATS_FORMAT, "games": stats}, indent=2, sort_keys=True) + "\n"
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import socket
 import sys
 from typing import Iterable
 
@@ -52,6 +53,31 @@ def _dask_client(scheduler: str | None, jobs: int):
                   dashboard_address=None), True
 
 
+#: seconds to wait for a Ray cluster's port to answer before refusing it
+RAY_CONNECT_TIMEOUT = 10.0
+
+
+def _ray_reachable(scheduler: str) -> None:
+    """Refuse a Ray address (``HOST:PORT`` or ``ray://HOST:PORT``) where
+    nothing accepts a connection: ``ray.init`` keeps retrying such an address
+    for good. ``auto`` and ``local`` are left to Ray.
+
+    :raises ValueError: no port given, or nothing answers within
+        :data:`RAY_CONNECT_TIMEOUT` seconds.
+    """
+    if scheduler in ("auto", "local"):
+        return
+    where = scheduler.split("://", 1)[-1]
+    host, _, port = where.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"--scheduler {scheduler}: give a Ray cluster's address as HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
+    except OSError as e:
+        reason = e.strerror or str(e) or type(e).__name__
+        raise ValueError(f"no Ray cluster answered at {scheduler} (--scheduler): {reason}") from None
+
+
 def _ray_init(scheduler: str | None, jobs: int) -> bool:
     """Connect to Ray (``scheduler``: a cluster's address, else a local
     cluster of ``jobs`` CPUs, :data:`RAY_LOCAL`) unless connected; return
@@ -65,6 +91,7 @@ def _ray_init(scheduler: str | None, jobs: int) -> bool:
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if scheduler:
+        _ray_reachable(scheduler)
         try:
             ray.init(address=scheduler, log_to_driver=False)
         except ConnectionError as e:

@@ -164,11 +164,13 @@ def _refuse_to_replace(args) -> None:
     (continue or read back that run) is given: a rerun loses no results by
     accident."""
     from .storage import matches_path
+    if args.overwrite and args.resume:
+        raise UsageError("--resume continues the run of --out and --overwrite replaces it: give one of them")
     if args.overwrite or args.resume:
         return
     out = Path(args.out)
     for f in (out, matches_path(out)):
-        if f.exists():
+        if f.exists() and not f.is_dir():   # a folder is refused as one (TournamentSpec)
             raise UsageError(f"--out {args.out}: {f} exists; give --overwrite to replace it, "
                              "--resume to continue its run, or another --out")
 

@@ -62,7 +62,6 @@ import inspect
 import json
 import re
 import shutil
-import sys
 import tempfile
 import time
 import warnings
@@ -83,7 +82,7 @@ from ..rules import Rules, get_rules
 from .backends import check_backend, cluster_session, execute, local_jobs
 from .loop import BotFailure, play_hand, play_match, run_batch
 from .schedule import make_schedule
-from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, done_batches,
+from .storage import (HANDS_SCHEMA, MATCHES_SCHEMA, TournamentResult, assemble, check_parts,
                       load_results, make_provenance, matches_path, parts_dir, read_manifest,
                       read_parts, results_format, to_arrow, write_manifest, write_part, write_table)
 
@@ -321,7 +320,7 @@ def _run(spec: TournamentSpec) -> TournamentResult:
                                  tables=[t.label for t in sched.tables], **({"models": models} if models else {}))
     done: set[int] = set()
     if manifest is not None:
-        done = _resumable(manifest, sched, parts)
+        done = _resumable(manifest, sched, parts, spec.mode == "matches")
     elif spec.resume and spec.out.exists():
         return _finished(spec, ident, config, provenance)
     jobs = local_jobs(spec.jobs, spec.backend)  # every input has passed: a note, then the work
@@ -360,16 +359,17 @@ def _manifest(spec: TournamentSpec, parts: Path | None) -> dict | None:
     return read_manifest(parts)
 
 
-def _resumable(manifest: dict, sched, parts: Path) -> set[int]:
+def _resumable(manifest: dict, sched, parts: Path, with_matches: bool) -> set[int]:
     """The batches done of an unfinished run of this schedule.
 
-    :raises ValueError: the parts belong to another tournament."""
+    :raises ValueError: the parts belong to another tournament, or one of
+        them cannot be read."""
     if _jsonable(manifest.get("config")) != _jsonable(sched.config()):
         old, new = manifest.get("config", {}), _jsonable(sched.config())
         diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
         raise ValueError(f"{parts} belongs to a different tournament ({', '.join(diff)} differ); "
                          f"run the same command to resume, or delete it")
-    return done_batches(parts)
+    return check_parts(parts, with_matches)
 
 
 #: the provenance fields that tell two tournaments apart, as a reader names them

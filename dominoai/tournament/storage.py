@@ -46,7 +46,7 @@ __all__ = ["TournamentResult", "load_results", "PROVENANCE_KEY", "PROVENANCE_FOR
            "make_provenance", "provenance_path", "read_provenance", "HANDS_SCHEMA", "MATCHES_SCHEMA", "MANIFEST",
            "MANIFEST_FORMAT", "results_format", "matches_path", "parts_dir",
            "write_table", "read_table", "write_json", "read_manifest", "write_manifest",
-           "done_batches", "write_part", "read_parts", "assemble", "to_arrow"]
+           "done_batches", "check_parts", "write_part", "read_parts", "assemble", "to_arrow"]
 
 MANIFEST = "manifest.json"
 #: the parquet schema metadata key that holds a results file's provenance (JSON)
@@ -216,6 +216,26 @@ _PART = re.compile(r"^hands-(\d{6})\.parquet$")
 def done_batches(parts: Path) -> set[int]:
     """The batches whose hands part is in ``parts`` (finished batches)."""
     return {int(m.group(1)) for f in os.listdir(parts) if (m := _PART.match(f))}
+
+
+def check_parts(parts: Path, with_matches: bool) -> set[int]:
+    """The finished batches in ``parts``, each part's footer read first, so
+    that a damaged part is found before any batch is played.
+
+    :raises ValueError: a part that cannot be read (the message names it and
+        says to delete it: its batch is then played again).
+    """
+    done = done_batches(parts)
+    for i in sorted(done):
+        for kind in ("hands", "matches") if with_matches else ("hands",):
+            part = parts / f"{kind}-{i:06d}.parquet"
+            try:
+                pq.read_metadata(part)
+            except (OSError, pa.ArrowException) as e:
+                reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise ValueError(f"{part}: not a readable part ({reason}); delete it and resume "
+                                 f"(batch {i} is played again), or delete {parts} to start over") from None
+    return done
 
 
 def read_manifest(parts: Path) -> dict:

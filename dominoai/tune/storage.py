@@ -198,11 +198,33 @@ def _database_attrs(ref: StorageRef) -> dict | None:
     return _attrs_sql(rows)
 
 
+def _check_journal(ref: StorageRef) -> None:
+    """Refuse a file that is not Optuna's journal before Optuna appends to
+    it: every line a JSON object with an ``op_code`` (the last line may be
+    cut short by a writer that died mid-line; Optuna skips it)."""
+    try:
+        lines = ref.path.read_bytes().split(b"\n")
+    except OSError as e:
+        raise InputError("storage", ref.text, f"$storage {ref.text}: cannot read: {e.strerror}") from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        cut_short = n == len(lines) and (line.startswith(b'{"op_code"') or b'{"op_code"'.startswith(line))
+        if not (isinstance(entry, dict) and "op_code" in entry) and not cut_short:
+            raise InputError("storage", ref.text, f"$storage {ref.text}: not a journal file (line {n} is no "
+                             "journal entry); nothing was written to it")
+
+
 def _journal_attrs(ref: StorageRef) -> dict | None:
     if not ref.path.exists():
         return None
     if ref.path.is_dir():
         raise InputError("storage", ref.text, f"$storage {ref.text}: is a directory")
+    _check_journal(ref)
     storage = open_storage(ref)
     try:
         for s in storage.get_all_studies():

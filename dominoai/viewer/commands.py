@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._files import atomic_write
+from .._files import atomic_write, nearest_existing
 from ..errors import InputError
 from ..records import RecordError
 from .pages import render_record, write_index, write_viewer
@@ -46,11 +46,21 @@ def render_command(file, hand: int, move: int, out, seat: int | None = None) -> 
     return _write(atomic_write, out, text)
 
 
+class _WriteError(RecordError):
+    """The output could not be written (named alone: the record is not at fault)."""
+
+
 def _write(fn, out, *a):
+    """``fn(out, *a)``, the folder of ``out`` made first if missing (as the
+    other commands make their output's folder)."""
+    up = nearest_existing(Path(out).absolute().parent)
+    if not up.is_dir():
+        raise _WriteError(f"{out}: cannot write: {up} is a file, not a folder")
     try:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
         return fn(out, *a)
     except OSError as e:
-        raise RecordError(f"{out}: cannot write: {e.strerror or e}") from None
+        raise _WriteError(f"{out}: cannot write: {e.strerror or e}") from None
 
 
 def view_command(path, out, seat: int | None = None) -> list:
@@ -65,9 +75,13 @@ def view_command(path, out, seat: int | None = None) -> list:
     if p.is_dir():
         try:
             return _write(lambda o: write_index(p, o, seat), out)
+        except _WriteError:
+            raise
         except (RecordError, InputError) as e:
             raise _prefixed(e, str(p)) from None
     try:
         return [_write(lambda o: write_viewer(p, o, seat), out)]
+    except _WriteError:
+        raise
     except (RecordError, InputError) as e:
         raise _prefixed(e, str(p)) from None
