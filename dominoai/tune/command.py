@@ -14,7 +14,7 @@ import argparse
 import sys
 from importlib import import_module
 
-from .._cli_support import int_at_least, usage_error
+from .._cli_support import int_at_least, presets_help, usage_error
 
 __all__ = ["add_parser", "cmd_tune", "resume_hint"]
 
@@ -35,18 +35,21 @@ def add_parser(sub) -> None:
                         description="Search a bot's declared parameter ranges for the setting that "
                                     "scores most points per hand against the opponents, then "
                                     "validate the best against the defaults on fresh deals.")
-    tu.add_argument("--variant", default="draw", help="the preset (default draw)")
-    tu.add_argument("--players", type=int_at_least(2), help="players (default: the preset's)")
-    tu.add_argument("--bot", default="insane", help="the bot to tune (default insane)")
-    tu.add_argument("--opponents", default="hard", help="the opponent pool, comma-separated specs (default hard)")
-    tu.add_argument("--trials", type=int, default=60, help="trials to finish in the study (default 60)")
-    tu.add_argument("--hands", type=int, default=400, help="deals per trial and opponent (default 400)")
-    tu.add_argument("--chunk", type=int, help="deals per pruning step (default: hands/4)")
-    tu.add_argument("--jobs", type=int, default=1, help="worker processes per tournament (-1: every "
-                                                       "core; at most the cores, with a note)")
-    tu.add_argument("--seed", type=int, default=0, help="the root seed of deals and sampler (default 0)")
-    tu.add_argument("--study", help="the study file (SQLite, .db); with --storage, the study's name in it "
-                                    "(default dominoai-tune); rerun the command to resume")
+    tu.add_argument("--variant", default="draw", metavar="NAME", help=f"a preset (default draw): {presets_help()}")
+    tu.add_argument("--players", type=int_at_least(2), metavar="N", help="players (default: the preset's)")
+    tu.add_argument("--bot", default="insane", metavar="NAME", help="the bot to tune (default insane)")
+    tu.add_argument("--opponents", default="hard", metavar="SPECS",
+                    help="the opponent pool, comma-separated specs (default hard)")
+    tu.add_argument("--trials", type=int, default=60, metavar="N", help="trials to finish in the study (default 60)")
+    tu.add_argument("--hands", type=int, default=400, metavar="N", help="deals per trial and opponent (default 400)")
+    tu.add_argument("--chunk", type=int, metavar="N", help="deals per pruning step (default: hands/4)")
+    tu.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes per tournament (-1: every "
+                                                                     "core; at most the cores, with a note; default 1)")
+    tu.add_argument("--seed", type=int, default=0, metavar="S", help="the root seed of deals and sampler (default 0)")
+    tu.add_argument("--study", metavar="FILE", help="the study file (SQLite, .db); with --storage, the study's name "
+                                                    "in it (default dominoai-tune); rerun the command to resume. "
+                                                    "Without --study or --storage the study is kept in memory: "
+                                                    "nothing is saved, nothing can be resumed")
     tu.add_argument("--storage", metavar="URL",
                     help="where the study lives, shared by every worker given it: sqlite:///FILE.db, "
                          "postgresql://USER@HOST/DB or journal:FILE (docs/cluster.md)")
@@ -58,19 +61,21 @@ def add_parser(sub) -> None:
     tu.add_argument("--backend", choices=("dask", "ray"), help="play each trial's games on a cluster")
     tu.add_argument("--scheduler", metavar="ADDRESS",
                     help="the cluster's address (Dask: tcp://host:8786; Ray: host:6379)")
-    tu.add_argument("--space", default="", help="ranges that narrow or override the declared ones, "
+    tu.add_argument("--space", default="", metavar="RANGES", help="ranges that narrow or override the declared ones, "
                                                "e.g. 'worlds=50..1600:log, rollouts=1..4, "
                                                "rollout_policy=random|hard'; a bare name (hard_prior, "
                                                "hard_void) adds a parameter searched only when named, "
                                                "with its declared range")
     tu.add_argument("--fix", action="append", default=[], metavar="NAME=VALUE",
                     help="freeze a parameter (repeat, or comma-separate)")
-    tu.add_argument("--max-ms", type=float, help="median CPU ms per decision above which a setting is infeasible")
-    tu.add_argument("--top", type=int, default=3, help="best trials replayed against the defaults (default 3)")
-    tu.add_argument("--validate-hands", type=int, default=None,
+    tu.add_argument("--max-ms", type=float, metavar="MS",
+                    help="median CPU ms per decision above which a setting is infeasible")
+    tu.add_argument("--top", type=int, default=3, metavar="N",
+                    help="best trials replayed against the defaults (default 3)")
+    tu.add_argument("--validate-hands", type=int, default=None, metavar="N",
                     help="fresh deals of the validation per candidate (default: 10 x --hands, at most "
                          "4000; 0 skips it)")
-    tu.add_argument("--out", help="the trials table (.csv or .parquet; default beside the study)")
+    tu.add_argument("--out", metavar="FILE", help="the trials table (.csv or .parquet; default beside the study)")
     tu.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                     help="progress bar on stderr (default on)")
     tu.set_defaults(func=cmd_tune)
