@@ -363,6 +363,22 @@ def test_version_and_help(capsys):
     assert "replay" in out and "simulate" in out
 
 
+def test_every_help_fits_an_80_column_terminal(capsys, monkeypatch):
+    """argparse wraps to the terminal's width (COLUMNS): no text of ours
+    may be laid out by hand past it."""
+    import argparse
+
+    from dominoai.cli import build_parser
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(sub.choices) >= 12
+    for name in ["", *sub.choices]:
+        assert main([name, "--help"] if name else ["--help"]) == 0
+        long = [line for line in capsys.readouterr().out.splitlines() if len(line) > 80]
+        assert long == [], (name, long)
+
+
 @pytest.mark.e2e
 def test_version_via_cli_and_no_import_side_effects():
     p = run_cli("--version")

@@ -7,7 +7,6 @@ are imported when the command runs, so that ``dominoai --help`` stays light.
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 from pathlib import Path
 
@@ -21,14 +20,13 @@ def add_parser(sub) -> None:
     """Add the ``serve`` subcommand to ``sub`` (the command's subparsers)."""
     g = sub.add_parser(
         "serve", help="serve tables for friends and bots over websockets (needs dominoai[serve])",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Serve tables of dominoes: guests open tables for friends (by code or in the lobby), "
                     "fill empty seats with bots, or play alone against bots. Every finished hand is kept "
                     "as a dominoai.record/1 record in the database; --export writes them out.",
-        epilog="Friends on your network: the server listens on 127.0.0.1 (this computer only) unless\n"
-               "--host says otherwise. Start it with --host 0.0.0.0 (every interface) and give your\n"
-               "friends http://YOUR-IP:PORT/ (your address on the network, e.g. from `ip addr` or\n"
-               "`ipconfig`); allow the port in your firewall. Anyone who can reach the port can open\n"
+        epilog="Friends on your network: the server listens on 127.0.0.1 (this computer only) unless "
+               "--host says otherwise. Start it with --host 0.0.0.0 (every interface) and give your "
+               "friends http://YOUR-IP:PORT/ (your address on the network, e.g. from `ip addr` or "
+               "`ipconfig`); allow the port in your firewall. Anyone who can reach the port can open "
                "tables; a table is joined by its code.")
     g.add_argument("--host", default="127.0.0.1", metavar="HOST",
                    help="address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: every interface)")
