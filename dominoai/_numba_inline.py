@@ -60,7 +60,7 @@ __all__ = ["install", "installed"]
 _PACKAGE = __name__.split(".")[0]
 _untyped: dict[tuple, object] = {}  # (callee, flags) -> its untyped IR, never changed
 _local = threading.local()           # the deep-copy memos of the inline_ir call under way
-_state: dict[str, object] = {}       # "run", "inline_ir", "copy": numba's own, once installed
+_state: dict[str, object] = {}       # "run", "inline_ir": numba's own methods, once installed
 
 
 def _ours(func) -> bool:
@@ -127,13 +127,12 @@ def install() -> bool:
     nothing where numba's inliner lacks the methods it wraps."""
     if _state:
         return True
-    icc = _icc
-    worker = getattr(icc, "InlineWorker", None)
+    worker = getattr(_icc, "InlineWorker", None)
     if (worker is None or not callable(getattr(worker, "run_untyped_passes", None))
-            or not callable(getattr(worker, "inline_ir", None)) or getattr(icc, "copy", None) is not copy):
+            or not callable(getattr(worker, "inline_ir", None)) or getattr(_icc, "copy", None) is not copy):
         return False
-    _state.update(run=worker.run_untyped_passes, inline_ir=worker.inline_ir, copy=icc.copy)
+    _state.update(run=worker.run_untyped_passes, inline_ir=worker.inline_ir)
     worker.run_untyped_passes = functools.wraps(_state["run"])(_run_untyped_passes)
     worker.inline_ir = functools.wraps(_state["inline_ir"])(_inline_ir)
-    icc.copy = _Copy()
+    _icc.copy = _Copy()
     return True

@@ -137,7 +137,8 @@ def test_an_unreachable_ray_cluster_is_refused_at_once(tmp_path, monkeypatch, ca
         s.bind(("127.0.0.1", 0))
         addr = f"127.0.0.1:{s.getsockname()[1]}"
     for given in (addr, f"ray://{addr}"):
-        with pytest.raises(ValueError, match=rf"no Ray cluster answered at {given} \(--scheduler\): Connection refused"):
+        refused = rf"no Ray cluster answered at {given} \(--scheduler\): Connection refused"
+        with pytest.raises(ValueError, match=refused):
             run_tournament(backend="ray", scheduler=given, **TOURNAMENT)
     with pytest.raises(ValueError, match="--scheduler 127.0.0.1: give a Ray cluster's address as HOST:PORT"):
         run_tournament(backend="ray", scheduler="127.0.0.1", **TOURNAMENT)

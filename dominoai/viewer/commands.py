@@ -20,7 +20,10 @@ __all__ = ["render_command", "view_command"]
 
 
 def _prefixed(e, name: str):
-    """The error ``e`` with the file's ``name`` in front (once)."""
+    """The error ``e`` with the file's ``name`` in front (once); an output
+    that cannot be written is named alone."""
+    if isinstance(e, _WriteError):
+        return e
     if isinstance(e, InputError):
         text = e.text if e.text.startswith(f"{name}: ") else f"{name}: {e.text}"
         return InputError(e.field, e.value, text, *e.fields[1:])
@@ -75,13 +78,9 @@ def view_command(path, out, seat: int | None = None) -> list:
     if p.is_dir():
         try:
             return _write(lambda o: write_index(p, o, seat), out)
-        except _WriteError:
-            raise
         except (RecordError, InputError) as e:
             raise _prefixed(e, str(p)) from None
     try:
         return [_write(lambda o: write_viewer(p, o, seat), out)]
-    except _WriteError:
-        raise
     except (RecordError, InputError) as e:
         raise _prefixed(e, str(p)) from None
